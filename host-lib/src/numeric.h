@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * numeric.h - the bit-exact numeric contract of ftpu (docs/numerics.md,
+ * DESIGN §2) in C: bf16 <-> fp32 conversion, the PE step, the activation
+ * and the reference GEMM. This is the oracle every RTL and transport test
+ * compares against.
+ *
+ * fp32 values travel as uint32_t bit patterns so that NaN payloads and
+ * signed zeros survive every call unchanged.
+ */
+#ifndef FTPU_NUMERIC_H
+#define FTPU_NUMERIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint16_t ftpu_bf16; /* raw bfloat16 bits */
+
+#define FTPU_F32_QNAN 0x7FC00000u /* the one NaN any computation returns */
+
+/* Exact widening of bf16 to fp32 bits (subnormals stay subnormal here). */
+static inline uint32_t ftpu_bf16_to_f32(ftpu_bf16 x)
+{
+	return (uint32_t)x << 16;
+}
+
+/* fp32 -> bf16: round to nearest even, overflow to +-Inf, NaN stays a quiet
+ * NaN with its sign, subnormal results flush to a signed zero. */
+ftpu_bf16 ftpu_f32_to_bf16(uint32_t x);
+
+/* FTZ(exact(DAZ(a) * DAZ(b))), canonical NaN: the PE's multiplier. */
+uint32_t ftpu_ref_mul(ftpu_bf16 a, ftpu_bf16 b);
+
+/* RNE_fp32(DAZ(x) + DAZ(y)), FTZ result, canonical NaN: the PE's adder. */
+uint32_t ftpu_ref_add(uint32_t x, uint32_t y);
+
+/* One PE step: ftpu_ref_add(acc, ftpu_ref_mul(a, b)). */
+uint32_t ftpu_ref_step(uint32_t acc, ftpu_bf16 a, ftpu_bf16 b);
+
+/* Activation unit: bf16(relu?(acc + bias)) with the adder above; ReLU(x) is
+ * x when x > 0, NaN when x is NaN, +0 otherwise. */
+ftpu_bf16 ftpu_ref_activate(uint32_t acc, uint32_t bias, bool relu);
+
+/*
+ * C[M x N] = (accumulate ? C : +0) + A[M x K] * B[K x N], every element the
+ * sequential k loop of PE steps (DESIGN §2). Row-major, leading dimensions
+ * in elements, C as fp32 bits. K == 0 leaves C unchanged when accumulating
+ * and writes +0 otherwise. Sets and restores the FPU's FTZ/DAZ mode itself.
+ * ftpu_ref_gemm is the fast (vectorized) path; ftpu_ref_gemm_plain is the
+ * obvious triple loop over ftpu_ref_step. Both give identical bits.
+ */
+void ftpu_ref_gemm(size_t M, size_t N, size_t K, const ftpu_bf16 *A,
+		   size_t lda, const ftpu_bf16 *B, size_t ldb, uint32_t *C,
+		   size_t ldc, bool accumulate);
+void ftpu_ref_gemm_plain(size_t M, size_t N, size_t K, const ftpu_bf16 *A,
+			 size_t lda, const ftpu_bf16 *B, size_t ldb,
+			 uint32_t *C, size_t ldc, bool accumulate);
+
+/*
+ * The vector kernels behind ftpu_ref_gemm, all bit-identical to
+ * ftpu_ref_gemm_plain. ftpu_ref_gemm uses the best one this CPU runs; tests
+ * and benchmarks name one so that a single machine covers them all.
+ */
+enum ftpu_ref_kernel {
+	FTPU_REF_KERNEL_GENERIC, /* portable 128-bit GCC vectors */
+	FTPU_REF_KERNEL_AVX2,    /* x86-64 AVX2 */
+	FTPU_REF_KERNEL_AVX512,  /* x86-64 AVX-512F */
+	FTPU_REF_KERNEL_COUNT,
+};
+
+/* Whether this build and CPU run kernel k; false for an unknown k. */
+bool ftpu_ref_kernel_available(enum ftpu_ref_kernel k);
+/* The kernel ftpu_ref_gemm uses here. */
+enum ftpu_ref_kernel ftpu_ref_kernel_best(void);
+/* A static name for kernel k ("generic", "avx2", "avx512f"); never NULL. */
+const char *ftpu_ref_kernel_name(enum ftpu_ref_kernel k);
+/* ftpu_ref_gemm with kernel k. Returns FTPU_OK, or FTPU_ERR_UNSUPPORTED
+ * without touching C when k is not available. */
+int ftpu_ref_gemm_kernel(enum ftpu_ref_kernel k, size_t M, size_t N, size_t K,
+			 const ftpu_bf16 *A, size_t lda, const ftpu_bf16 *B,
+			 size_t ldb, uint32_t *C, size_t ldc, bool accumulate);
+
+/* The FPU mode the float paths need (x86 MXCSR FTZ|DAZ, round to nearest);
+ * enter saves the caller's mode, leave restores it. */
+struct ftpu_fpmode {
+	unsigned int saved;
+};
+void ftpu_fpmode_enter(struct ftpu_fpmode *m);
+void ftpu_fpmode_leave(const struct ftpu_fpmode *m);
+
+#endif /* FTPU_NUMERIC_H */

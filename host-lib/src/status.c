@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "ftpu.h"
+
+const char *ftpu_strerror(int status)
+{
+	switch (status) {
+	case FTPU_OK: return "success";
+	case FTPU_ERR_INVALID: return "invalid argument";
+	case FTPU_ERR_NOMEM: return "out of memory";
+	case FTPU_ERR_TIMEOUT: return "timed out waiting for the device";
+	case FTPU_ERR_IO: return "transport I/O error";
+	case FTPU_ERR_PROTOCOL: return "link protocol error";
+	case FTPU_ERR_DEVICE: return "device fault";
+	case FTPU_ERR_UNSUPPORTED: return "not supported";
+	case FTPU_ERR_NOT_FOUND: return "not found";
+	case FTPU_ERR_CORRUPT: return "corrupt data";
+	}
+	return "unknown ftpu status";
+}

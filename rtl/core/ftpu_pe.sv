@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_pe: one processing element of the weight-stationary systolic array.
+//
+// Holds two weights (the tile in use and the one being loaded); each
+// activation carries the select bit of the weight it multiplies, so tiles
+// switch per datum with no bubble. Two pipeline stages: the exact bf16
+// product is registered, then added to the partial sum from above:
+//
+//   cycle t:   act_q (from the left)        -> prod_q = act_q * w[sel_q]
+//   cycle t+1: psum_i (from the PE above)   -> psum_q = psum_i + prod_q
+//
+// so a PE's partial sum reaches the PE below one cycle after the activation
+// reaches it from the left: the array's input skew is one cycle per row.
+module ftpu_pe (
+  input  logic        clk_i,
+  // activation from the left, passed on to the right one cycle later
+  input  logic [15:0] act_i,
+  input  logic        sel_i,
+  output logic [15:0] act_o,
+  output logic        sel_o,
+  // partial sum from above, passed down
+  input  logic [31:0] psum_i,
+  output logic [31:0] psum_o,
+  // weight write into buffer w_buf_i (decoded per PE by the array)
+  input  logic        w_en_i,
+  input  logic        w_buf_i,
+  input  logic [15:0] w_data_i
+);
+  logic [15:0] act_q, w0_q, w1_q;
+  logic        sel_q;
+  logic [31:0] prod_d, prod_q, psum_d, psum_q;
+
+  always_ff @(posedge clk_i) begin
+    act_q <= act_i;
+    sel_q <= sel_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (w_en_i && !w_buf_i) w0_q <= w_data_i;
+    if (w_en_i &&  w_buf_i) w1_q <= w_data_i;
+  end
+
+  ftpu_bf16_mul u_mul (
+    .a_i (act_q),
+    .b_i (sel_q ? w1_q : w0_q),
+    .p_o (prod_d)
+  );
+
+  ftpu_fp32_add u_add (
+    .x_i (psum_i),
+    .y_i (prod_q),
+    .s_o (psum_d)
+  );
+
+  always_ff @(posedge clk_i) begin
+    prod_q <= prod_d;
+    psum_q <= psum_d;
+  end
+
+  assign act_o  = act_q;
+  assign sel_o  = sel_q;
+  assign psum_o = psum_q;
+endmodule

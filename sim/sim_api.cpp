@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// sim_api.cpp - the generic half of ftpu_sim.h, dispatching to the model.
+#include "sim_model.hpp"
+
+extern "C" {
+
+void ftpu_sim_close(ftpu_sim *sim)
+{
+	delete sim;
+}
+
+unsigned ftpu_sim_lanes(const ftpu_sim *sim)
+{
+	return sim ? sim->lanes() : 0;
+}
+
+void ftpu_sim_lanes_eval(ftpu_sim *sim, const uint32_t *x, const uint32_t *y,
+			 const uint32_t *z, uint32_t *r)
+{
+	sim->lanes_eval(x, y, z, r);
+}
+
+bool ftpu_sim_array_dims(const ftpu_sim *sim, ftpu_array_dims *dims)
+{
+	return sim && dims && sim->array_dims(dims);
+}
+
+void ftpu_sim_reset(ftpu_sim *sim, unsigned cycles)
+{
+	sim->reset(cycles);
+}
+
+void ftpu_sim_array_cycle(ftpu_sim *sim, const ftpu_array_in *in,
+			  bool *out_valid, uint32_t *out_psum)
+{
+	sim->array_cycle(in, out_valid, out_psum);
+}
+
+uint64_t ftpu_sim_cycles(const ftpu_sim *sim)
+{
+	return sim->cycles;
+}
+
+} // extern "C"

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_lanes: Lanes copies of one numeric unit side by side, combinational,
+// so that one model evaluation checks Lanes input vectors (test harness only).
+//   Unit 0: r = bf16_mul(x[15:0], y[15:0])
+//   Unit 1: r = fp32_add(x, y)
+//   Unit 2: r = fp32_add(x, bf16_mul(y[15:0], z[15:0]))   (one PE step)
+module ftpu_lanes #(
+  parameter int Unit  = 0,
+  parameter int Lanes = 64
+) (
+  input  logic [Lanes*32-1:0] x_i,
+  input  logic [Lanes*32-1:0] y_i,
+  input  logic [Lanes*32-1:0] z_i,
+  output logic [Lanes*32-1:0] r_o
+);
+  for (genvar l = 0; l < Lanes; l++) begin : g_lane
+    logic [31:0] x, y, z;
+    assign x = x_i[l*32 +: 32];
+    assign y = y_i[l*32 +: 32];
+    assign z = z_i[l*32 +: 32];
+    if (Unit == 0) begin : g_mul
+      ftpu_bf16_mul u_mul (.a_i(x[15:0]), .b_i(y[15:0]), .p_o(r_o[l*32 +: 32]));
+    end else if (Unit == 1) begin : g_add
+      ftpu_fp32_add u_add (.x_i(x), .y_i(y), .s_o(r_o[l*32 +: 32]));
+    end else begin : g_mac
+      logic [31:0] prod;
+      ftpu_bf16_mul u_mul (.a_i(y[15:0]), .b_i(z[15:0]), .p_o(prod));
+      ftpu_fp32_add u_add (.x_i(x), .y_i(prod), .s_o(r_o[l*32 +: 32]));
+    end
+    // Each unit reads only some of the operand bits.
+    logic unused;
+    assign unused = ^{x, y, z};
+  end
+endmodule

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_array.c - the systolic array (rtl/core/ftpu_systolic_array.sv) runs
+ * whole GEMMs, driven cycle by cycle by tests/common/array_gemm.h, and must
+ * match the reference GEMM bit for bit: ragged shapes, K folds through the
+ * column-top partial sums, accumulation, special values inside the
+ * matrices; and take exactly the cycles of the stall-free schedule.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "../common/array_gemm.h"
+#include "../common/ftpu_test.h"
+#include "numeric.h"
+
+struct fixture {
+	struct ftpu_sim *a16, *a4x6;
+};
+
+static struct ftpu_sim *open_traced(struct ftpu_sim *(*open)(const char *),
+				    const char *name)
+{
+	char path[512];
+	const char *dir = getenv("FTPU_TRACE_DIR");
+	if (!dir)
+		return open(NULL);
+	snprintf(path, sizeof(path), "%s/test_array-%s.fst", dir, name);
+	return open(path);
+}
+
+static int setup(void **state)
+{
+	static struct fixture fx;
+	fx.a16 = open_traced(ftpu_sim_open_array_16x16, "16x16");
+	fx.a4x6 = open_traced(ftpu_sim_open_array_4x6, "4x6");
+	*state = &fx;
+	return fx.a16 && fx.a4x6 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	ftpu_sim_close(fx->a16);
+	ftpu_sim_close(fx->a4x6);
+	return 0;
+}
+
+/* Mostly ordinary values of moderate size (so sums do not all overflow),
+ * with a `special` share of zeros, subnormals, Inf, NaN and extremes. */
+static uint16_t operand(struct rng *r, unsigned special_per_mille)
+{
+	if (rng_below(r, 1000) < special_per_mille)
+		return bf16_specials[rng_below(r, N_BF16_SPECIALS)];
+	uint32_t u = rng_u32(r);
+	return (uint16_t)((u & 0x8000) | (118 + rng_below(r, 18)) << 7 | (u & 0x7F));
+}
+
+/* Runs one GEMM on the array and on the reference; asserts equal bits.
+ * Returns the stats for cycle checks. */
+static struct array_gemm_stats run_case(struct ftpu_sim *sim, size_t M, size_t K,
+					size_t N, bool accumulate,
+					unsigned special, uint64_t seed)
+{
+	struct rng r = { seed };
+	size_t lda = K + (seed & 3), ldb = N + (seed >> 2 & 1);
+	uint16_t *A = malloc(M * lda * sizeof(*A));
+	uint16_t *B = malloc(K * ldb * sizeof(*B));
+	uint32_t *C = malloc(M * N * sizeof(*C)), *want = malloc(M * N * sizeof(*C));
+	assert_non_null(A), assert_non_null(B), assert_non_null(C), assert_non_null(want);
+	for (size_t i = 0; i < M * lda; i++)
+		A[i] = operand(&r, special);
+	for (size_t i = 0; i < K * ldb; i++)
+		B[i] = operand(&r, special);
+	for (size_t i = 0; i < M * N; i++)
+		C[i] = want[i] = (i % 7 == 3) ? 0x80000000u : rng_f32(&r);
+
+	struct array_gemm_stats st;
+	assert_int_equal(array_gemm(sim, M, N, K, A, lda, B, ldb, C, N, accumulate, &st), 0);
+	ftpu_ref_gemm_plain(M, N, K, A, lda, B, ldb, want, N, accumulate);
+	size_t bad = 0;
+	for (size_t i = 0; i < M * N; i++)
+		if (C[i] != want[i] && bad++ < 5)
+			fprintf(stderr, "%zux%zux%zu acc=%d seed=%#llx: C[%zu][%zu] rtl %08x ref %08x\n",
+				M, K, N, accumulate, (unsigned long long)seed, i / N, i % N,
+				C[i], want[i]);
+	free(A), free(B), free(C), free(want);
+	assert_int_equal(bad, 0);
+	return st;
+}
+
+static void check_shapes(struct ftpu_sim *sim, const size_t (*shapes)[3], size_t n)
+{
+	uint64_t seed = ftpu_test_seed();
+	for (size_t i = 0; i < n; i++)
+		for (int acc = 0; acc < 2; acc++)
+			run_case(sim, shapes[i][0], shapes[i][1], shapes[i][2], acc, 20,
+				 seed + i * 2 + acc);
+}
+
+/* M, K, N off the array's multiples; K beyond ROWS folds through the
+ * column tops, N beyond COLS tiles; M below ROWS leaves fold bubbles. */
+static void test_array_ragged_shapes_16x16(void **state)
+{
+	static const size_t shapes[][3] = {
+		{ 1, 1, 1 },  { 3, 5, 7 },   { 16, 16, 16 }, { 17, 33, 15 },
+		{ 40, 20, 17 }, { 5, 70, 3 }, { 64, 48, 50 }, { 2, 100, 40 },
+	};
+	check_shapes(((struct fixture *)*state)->a16, shapes, sizeof(shapes) / sizeof(shapes[0]));
+}
+
+static void test_array_ragged_shapes_4x6(void **state)
+{
+	static const size_t shapes[][3] = {
+		{ 1, 1, 1 }, { 7, 9, 13 }, { 4, 6, 6 }, { 30, 17, 19 }, { 2, 41, 5 },
+	};
+	check_shapes(((struct fixture *)*state)->a4x6, shapes, sizeof(shapes) / sizeof(shapes[0]));
+}
+
+/* NaN, Inf, zeros and extremes in a quarter of all operands: canonical NaN,
+ * signed zeros and overflow must survive the array exactly. */
+static void test_array_special_values(void **state)
+{
+	struct fixture *fx = *state;
+	run_case(fx->a16, 20, 40, 20, true, 250, ftpu_test_seed() ^ 0x77);
+	run_case(fx->a4x6, 9, 11, 13, false, 250, ftpu_test_seed() ^ 0x78);
+	run_case(fx->a4x6, 9, 11, 13, true, 1000, ftpu_test_seed() ^ 0x79);
+}
+
+/* Adding padding rows must not turn a -0 accumulator into +0. */
+static void test_array_negative_zero_survives_padding(void **state)
+{
+	struct fixture *fx = *state;
+	uint16_t A[3] = { 0x8000, 0x0000, 0x8000 }, B[3] = { 0x3F80, 0x8000, 0x4000 };
+	uint32_t C = 0x80000000u, want = 0x80000000u;
+	struct array_gemm_stats st;
+	/* products -0, -0, -0 onto -0: the sum stays -0 */
+	assert_int_equal(array_gemm(fx->a16, 1, 1, 3, A, 3, B, 1, &C, 1, true, &st), 0);
+	ftpu_ref_gemm_plain(1, 1, 3, A, 3, B, 1, &want, 1, true);
+	assert_int_equal(want, 0x80000000u);
+	assert_int_equal(C, want);
+}
+
+/* Stall-free shapes finish in exactly the predicted cycles; the prediction
+ * is within the DESIGN §4 double-buffered model; M >= 4 ROWS reaches 95%. */
+static void test_array_cycles_match_schedule(void **state)
+{
+	struct fixture *fx = *state;
+	static const size_t shapes[][3] = {
+		{ 64, 64, 64 }, { 128, 32, 48 }, { 16, 16, 16 }, { 20, 48, 64 },
+	};
+	struct ftpu_array_dims d;
+	assert_true(ftpu_sim_array_dims(fx->a16, &d));
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		size_t M = shapes[i][0], K = shapes[i][1], N = shapes[i][2];
+		struct array_gemm_stats st = run_case(fx->a16, M, K, N, false, 0, 99 + i);
+		uint64_t fold = M > d.rows ? M : d.rows;
+		uint64_t design = d.rows + st.folds * fold + (d.rows + d.cols - 2);
+		double util = (double)M * K * N / ((double)d.rows * d.cols * st.cycles);
+		printf("%3zux%3zux%3zu: %llu cycles, schedule %llu, DESIGN model %llu, "
+		       "stalls %llu, utilization %.1f%%\n", M, K, N,
+		       (unsigned long long)st.cycles, (unsigned long long)st.predicted,
+		       (unsigned long long)design, (unsigned long long)st.stalls,
+		       100 * util);
+		assert_int_equal(st.stalls, 0);
+		assert_int_equal(st.cycles, st.predicted);
+		assert_true(st.cycles <= design);
+		if (M >= 4 * d.rows)
+			assert_true(util >= 0.95);
+	}
+}
+
+/* One n-tile with few rows: the next k-fold must wait for its partial sums;
+ * the schedule stalls and the result is still exact. */
+static void test_array_partial_sum_dependency_stalls(void **state)
+{
+	struct fixture *fx = *state;
+	struct array_gemm_stats st = run_case(fx->a16, 3, 64, 10, true, 20, 1234);
+	assert_true(st.stalls > 0);
+	assert_true(st.cycles > st.predicted);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_array_ragged_shapes_16x16),
+		cmocka_unit_test(test_array_ragged_shapes_4x6),
+		cmocka_unit_test(test_array_special_values),
+		cmocka_unit_test(test_array_negative_zero_survives_padding),
+		cmocka_unit_test(test_array_cycles_match_schedule),
+		cmocka_unit_test(test_array_partial_sum_dependency_stalls),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
