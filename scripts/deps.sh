@@ -15,6 +15,7 @@ need=(
   zlib1g-dev:/usr/include/zlib.h
   pkg-config:/usr/bin/pkg-config
   g++:/usr/bin/g++
+  clang:/usr/bin/clang++
   make:/usr/bin/make
 )
 # Extra groups, asked for by the targets that need them: FTPU_DEPS="demo boards"

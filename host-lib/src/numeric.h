@@ -71,7 +71,8 @@ enum ftpu_ref_kernel {
 
 /* Whether this build and CPU run kernel k; false for an unknown k. */
 bool ftpu_ref_kernel_available(enum ftpu_ref_kernel k);
-/* The kernel ftpu_ref_gemm uses here. */
+/* The widest kernel this CPU runs: what ftpu_ref_gemm uses, except that it
+ * may take a narrower one for a narrow C. */
 enum ftpu_ref_kernel ftpu_ref_kernel_best(void);
 /* A static name for kernel k ("generic", "avx2", "avx512f"); never NULL. */
 const char *ftpu_ref_kernel_name(enum ftpu_ref_kernel k);
