@@ -63,8 +63,19 @@ $(RTL_TESTS): $(BUILD)/tests/rtl/%: $(BUILD)/tests/rtl/%.o $$(call model_libs,$$
 
 TESTS := $(HOST_TESTS) $(RTL_TESTS)
 
+# TRACE=1: tests that open array models write FST waves here.
+ifeq ($(TRACE),1)
+export FTPU_TRACE_DIR := $(abspath $(BUILD)/waves)
+endif
+
 test: $(TESTS) lint
+	@mkdir -p $(BUILD)/waves
 	@bash scripts/run-tests.sh $(TESTS)
+
+# One test by name: make test-test_array (add TRACE=1 for waves).
+test-%: $$(filter %/$$*,$(TESTS))
+	@mkdir -p $(BUILD)/waves
+	@bash scripts/run-tests.sh $<
 
 # Long sweeps: each test binary runs its full variant when FTPU_FULL=1.
 check-full: $(TESTS)
@@ -74,6 +85,15 @@ check-full: $(TESTS)
 BENCHES := $(patsubst %.c,$(BUILD)/%,$(wildcard bench/bench_*.c))
 $(BENCHES): $(BUILD)/bench/%: $(BUILD)/bench/%.o $$(call model_libs,$$($$*_MODELS)) $(LIBFTPU)
 	$(CXX) $< $(call model_link,$($*_MODELS)) $(LIBFTPU) -o $@ -lz -lpthread $(LDLIBS)
+
+# --- examples and the demo ---------------------------------------------------
+EXAMPLES := $(patsubst %.c,$(BUILD)/%,$(wildcard examples/*.c))
+$(EXAMPLES): $(BUILD)/examples/%: $(BUILD)/examples/%.o $$(call model_libs,$$($$*_MODELS)) $(LIBFTPU)
+	$(CXX) $< $(call model_link,$($*_MODELS)) $(LIBFTPU) -o $@ -lz -lpthread $(LDLIBS)
+
+demo: $(BUILD)/examples/array_demo
+	@mkdir -p $(BUILD)/waves
+	$< 128 784 128 $(if $(filter 1,$(TRACE)),$(BUILD)/waves/array_demo.fst)
 
 bench: $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; echo; done
@@ -85,5 +105,5 @@ include mk/lint.mk
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: deps test check-full bench clean sim lint synth
+.PHONY: deps test check-full bench clean sim lint synth demo
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

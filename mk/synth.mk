@@ -28,7 +28,9 @@ $(eval $(call synth_design,pe,ftpu_pe,))
 $(eval $(call synth_design,array4x4,ftpu_systolic_array,Rows=4 Cols=4))
 
 SYNTH_FAMILIES := ice40 ecp5 xc7
-ice40_SYNTH_CMD := synth_ice40 -device u -dsp
+# -abc9: the default ABC script's lutpack step asserts on the array in
+# Debian's Yosys 0.23 (Lpk_CutTruth); abc9 maps it, and is timing-driven.
+ice40_SYNTH_CMD := synth_ice40 -device u -dsp -abc9
 ecp5_SYNTH_CMD := synth_ecp5
 # -noiopad: a core module, not a chip top; no IBUF/OBUF on its ports.
 xc7_SYNTH_CMD := synth_xilinx -family xc7 -noiopad

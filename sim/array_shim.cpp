@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // array_shim.cpp - ftpu_sim over a Verilated ftpu_systolic_array.
 // Compiled once per array size with FTPU_MODEL, FTPU_VCLASS, FTPU_VHEADER,
-// FTPU_ROWS and FTPU_COLS (the Verilated class does not expose parameters).
+// FTPU_ROWS, FTPU_COLS and FTPU_ROW_DELAY (the Verilated class does not
+// expose parameters).
 #include <new>
 
 #include "sim_model.hpp"
@@ -10,6 +11,7 @@
 namespace {
 
 constexpr unsigned kRows = FTPU_ROWS, kCols = FTPU_COLS;
+constexpr unsigned kRowDelay = FTPU_ROW_DELAY;
 constexpr unsigned kWords16(unsigned n) { return (n * 16 + 31) / 32; }
 
 struct Array : ftpu::Model<FTPU_VCLASS> {
@@ -17,7 +19,9 @@ struct Array : ftpu::Model<FTPU_VCLASS> {
 	{
 		d->rows = kRows;
 		d->cols = kCols;
-		d->latency = kRows + kCols + 1; // ftpu_systolic_array Latency
+		d->row_delay = kRowDelay;
+		d->latency = kRows * kRowDelay + kCols + 1; // ftpu_systolic_array
+
 		return true;
 	}
 

@@ -35,8 +35,13 @@ void ftpu_sim_close(struct ftpu_sim *sim);
 /* Number of lanes evaluated per call; 0 if sim is not a lanes model. */
 unsigned ftpu_sim_lanes(const struct ftpu_sim *sim);
 
-/* r[l] = unit(x[l], y[l], z[l]) for every lane (sim/tops/ftpu_lanes.sv).
- * Each array holds ftpu_sim_lanes() words. */
+/* Calls by which results trail their inputs (the adder's pipeline). */
+unsigned ftpu_sim_lanes_delay(const struct ftpu_sim *sim);
+
+/* One clock: presents x, y, z to every lane and returns in r the results of
+ * the inputs presented ftpu_sim_lanes_delay() calls earlier, r[l] =
+ * unit(x[l], y[l], z[l]) (sim/tops/ftpu_lanes.sv). Each array holds
+ * ftpu_sim_lanes() words. */
 void ftpu_sim_lanes_eval(struct ftpu_sim *sim, const uint32_t *x,
 			 const uint32_t *y, const uint32_t *z, uint32_t *r);
 
@@ -44,7 +49,8 @@ void ftpu_sim_lanes_eval(struct ftpu_sim *sim, const uint32_t *x,
 
 struct ftpu_array_dims {
 	unsigned rows, cols;
-	unsigned latency; /* cycles from a vector in to its result out */
+	unsigned row_delay; /* cycles a partial sum spends in one PE */
+	unsigned latency;   /* cycles from a vector in to its result out */
 };
 
 /* One cycle's inputs. Pointers may be NULL when the matching valid is

@@ -14,6 +14,11 @@ unsigned ftpu_sim_lanes(const ftpu_sim *sim)
 	return sim ? sim->lanes() : 0;
 }
 
+unsigned ftpu_sim_lanes_delay(const ftpu_sim *sim)
+{
+	return sim ? sim->lanes_delay() : 0;
+}
+
 void ftpu_sim_lanes_eval(ftpu_sim *sim, const uint32_t *x, const uint32_t *y,
 			 const uint32_t *z, uint32_t *r)
 {

@@ -14,6 +14,7 @@
 struct ftpu_sim {
 	virtual ~ftpu_sim() = default;
 	virtual unsigned lanes() const { return 0; }
+	virtual unsigned lanes_delay() const { return 0; }
 	virtual void lanes_eval(const uint32_t *, const uint32_t *,
 				const uint32_t *, uint32_t *) {}
 	virtual bool array_dims(ftpu_array_dims *) const { return false; }
@@ -75,6 +76,9 @@ template <class V> struct Model : ftpu_sim {
 			ctx->traceEverOn(true);
 #endif
 		top.reset(new V{ctx.get()});
+		// Settle once with the clock low, so that the first rising edge a
+		// shim drives is seen as one.
+		top->eval();
 		if (!trace_path)
 			return true;
 #ifdef FTPU_TRACE

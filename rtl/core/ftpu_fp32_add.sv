@@ -1,18 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
 // ftpu_fp32_add: fp32 + fp32, round to nearest even, DAZ inputs, FTZ result,
-// canonical NaN (docs/numerics.md). Purely combinational; the PE registers it.
+// canonical NaN (docs/numerics.md).
 //
-// Classic guard/round/sticky datapath: order the operands by magnitude,
-// align the smaller one with a sticky bit, add or subtract, normalize with
-// one leading-zero shifter (which also covers the carry case), round.
+// Classic guard/round/sticky datapath in four steps, each optionally ending
+// in a pipeline register (Cuts[i] set: a register after step i+1):
+//   1 classify, order the operands by magnitude, exponent difference
+//   2 align the smaller one (with a sticky bit), add or subtract
+//   3 normalize: one leading-zero shifter, which also covers the carry out
+//   4 round, fix the exponent, pick special results        (combinational)
+// Latency is popcount(Cuts) cycles; the caller registers the output.
 // Results below the smallest normal are exact (a sum of two fp32 values that
 // small is always representable), so flushing them needs no rounding care.
-module ftpu_fp32_add (
+module ftpu_fp32_add #(
+  parameter int unsigned Cuts = 32'b000
+) (
+  input  logic        clk_i,
   input  logic [31:0] x_i,
   input  logic [31:0] y_i,
   output logic [31:0] s_o
 );
-  // Operand classes; exponent 0 is zero or (by DAZ) a subnormal.
+  if (Cuts == 0) begin : g_combinational
+    logic unused_clk;
+    assign unused_clk = clk_i;
+  end
+
+  // ---- 1: classify and order ---------------------------------------------
+  // Exponent 0 is zero or (by DAZ) a subnormal.
   logic x_zero, y_zero, x_inf, y_inf, x_nan, y_nan;
   assign x_zero = (x_i[30:23] == 8'h00);
   assign y_zero = (y_i[30:23] == 8'h00);
@@ -21,53 +34,143 @@ module ftpu_fp32_add (
   assign x_nan  = (x_i[30:23] == 8'hFF) && (x_i[22:0] != 23'd0);
   assign y_nan  = (y_i[30:23] == 8'hFF) && (y_i[22:0] != 23'd0);
 
+  // Results that bypass the datapath: NaN, Inf, and two zeros. Carried as a
+  // kind and a sign, not as 32 bits, through the pipeline. (Continuous
+  // assignments, not one always_comb with two outputs: Verilator inlines
+  // these and simulates the array ~25% faster.)
+  localparam logic [1:0] SpNone = 2'd0, SpNan = 2'd1, SpInf = 2'd2, SpZero = 2'd3;
+  logic [1:0] special1;
+  logic       special_sign1, nan1;
+  assign nan1          = x_nan || y_nan || (x_inf && y_inf && (x_i[31] != y_i[31]));
+  assign special1      = nan1                ? SpNan  :
+                         (x_inf || y_inf)    ? SpInf  :
+                         (x_zero && y_zero)  ? SpZero : SpNone;
+  // Inf keeps its sign; -0 + -0 = -0, any other pair of zeros is +0.
+  assign special_sign1 = x_inf ? x_i[31] : y_inf ? y_i[31] : (x_i[31] & y_i[31]);
+
   // Magnitudes (a DAZ zero has magnitude 0) order the operands: big >= small.
   logic [30:0] x_mag, y_mag, big_mag, small_mag;
-  logic        swap, big_sign, small_sign;
-  assign x_mag      = x_zero ? 31'd0 : x_i[30:0];
-  assign y_mag      = y_zero ? 31'd0 : y_i[30:0];
-  assign swap       = (y_mag > x_mag);
-  assign big_mag    = swap ? y_mag : x_mag;
-  assign small_mag  = swap ? x_mag : y_mag;
-  assign big_sign   = swap ? y_i[31] : x_i[31];
-  assign small_sign = swap ? x_i[31] : y_i[31];
-
-  // Significands with the hidden bit and three bits below: guard, round, sticky.
-  logic [7:0]  big_exp, small_exp, exp_diff;
-  logic [4:0]  shift;
-  logic [31:0] big_ext, small_ext, small_shifted, small_aligned;
-  logic        sticky;
-  assign big_exp   = big_mag[30:23];
-  assign small_exp = small_mag[30:23];
-  assign big_ext   = {5'd0, (big_exp != 8'd0), big_mag[22:0], 3'd0};
-  assign small_ext = {5'd0, (small_exp != 8'd0), small_mag[22:0], 3'd0};
-  assign exp_diff  = big_exp - small_exp;
+  logic        swap, big_sign1, subtract1;
+  logic [7:0]  exp_diff;
+  logic [4:0]  shift1;
+  assign x_mag     = x_zero ? 31'd0 : x_i[30:0];
+  assign y_mag     = y_zero ? 31'd0 : y_i[30:0];
+  assign swap      = (y_mag > x_mag);
+  assign big_mag   = swap ? y_mag : x_mag;
+  assign small_mag = swap ? x_mag : y_mag;
+  assign big_sign1 = swap ? y_i[31] : x_i[31];
+  assign subtract1 = x_i[31] ^ y_i[31];
+  assign exp_diff  = big_mag[30:23] - small_mag[30:23];
   // Beyond 27 places everything is sticky; 31 keeps the shift in one word.
-  assign shift         = (exp_diff > 8'd31) ? 5'd31 : exp_diff[4:0];
-  assign small_shifted = small_ext >> shift;
-  assign sticky        = (small_ext & ~(32'hFFFF_FFFF << shift)) != 32'd0;
+  assign shift1    = (exp_diff > 8'd31) ? 5'd31 : exp_diff[4:0];
+
+  // Significands with the hidden bit (0 for a zero).
+  logic [23:0] big_sig1, small_sig1;
+  assign big_sig1   = {(big_mag[30:23] != 8'd0), big_mag[22:0]};
+  assign small_sig1 = {(small_mag[30:23] != 8'd0), small_mag[22:0]};
+
+  logic [1:0]  special2;
+  logic        special_sign2, big_sign2, subtract2;
+  logic [7:0]  big_exp2;
+  logic [4:0]  shift2;
+  logic [23:0] big_sig2, small_sig2;
+  if (Cuts[0]) begin : g_cut1
+    always_ff @(posedge clk_i) begin
+      special2      <= special1;
+      special_sign2 <= special_sign1;
+      big_sign2     <= big_sign1;
+      subtract2     <= subtract1;
+      big_exp2      <= big_mag[30:23];
+      shift2        <= shift1;
+      big_sig2      <= big_sig1;
+      small_sig2    <= small_sig1;
+    end
+  end else begin : g_pass1
+    assign special2      = special1;
+    assign special_sign2 = special_sign1;
+    assign big_sign2     = big_sign1;
+    assign subtract2     = subtract1;
+    assign big_exp2      = big_mag[30:23];
+    assign shift2        = shift1;
+    assign big_sig2      = big_sig1;
+    assign small_sig2    = small_sig1;
+  end
+
+  // ---- 2: align and add ----------------------------------------------------
+  // Three bits below the significand: guard, round, sticky.
+  logic [31:0] big_ext, small_ext, small_shifted, small_aligned, sum2;
+  logic        sticky;
+  assign big_ext       = {5'd0, big_sig2, 3'd0};
+  assign small_ext     = {5'd0, small_sig2, 3'd0};
+  assign small_shifted = small_ext >> shift2;
+  assign sticky        = (small_ext & ~(32'hFFFF_FFFF << shift2)) != 32'd0;
   assign small_aligned = {small_shifted[31:1], small_shifted[0] | sticky};
-
   // |big| >= |small| keeps the difference non-negative; the sum fits 28 bits.
-  logic        subtract;
-  logic [31:0] sum;
-  assign subtract = big_sign ^ small_sign;
-  assign sum      = subtract ? big_ext - small_aligned : big_ext + small_aligned;
+  assign sum2 = subtract2 ? big_ext - small_aligned : big_ext + small_aligned;
 
+  logic [1:0]  special3;
+  logic        special_sign3, big_sign3;
+  logic [7:0]  big_exp3;
+  logic [27:0] sum3;
+  if (Cuts[1]) begin : g_cut2
+    always_ff @(posedge clk_i) begin
+      special3      <= special2;
+      special_sign3 <= special_sign2;
+      big_sign3     <= big_sign2;
+      big_exp3      <= big_exp2;
+      sum3          <= sum2[27:0];
+    end
+  end else begin : g_pass2
+    assign special3      = special2;
+    assign special_sign3 = special_sign2;
+    assign big_sign3     = big_sign2;
+    assign big_exp3      = big_exp2;
+    assign sum3          = sum2[27:0];
+  end
+  logic unused_sum;
+  assign unused_sum = ^sum2[31:28];
+
+  // ---- 3: normalize ----------------------------------------------------------
   // Leading one to bit 31: zeros == 0 is a carry out, 1 is already normal.
-  logic [4:0]  zeros;
-  logic [31:0] norm;
+  logic [4:0]  zeros3;
+  logic [31:0] norm3;
   ftpu_normalize u_normalize (
-    .d_i     ({sum[27:0], 4'd0}),
-    .zeros_o (zeros),
-    .d_o     (norm)
+    .d_i     ({sum3, 4'd0}),
+    .zeros_o (zeros3),
+    .d_o     (norm3)
   );
 
+  logic [1:0]  special4;
+  logic        special_sign4, big_sign4, sum_zero4;
+  logic [7:0]  big_exp4;
+  logic [4:0]  zeros4;
+  logic [31:0] norm4;
+  if (Cuts[2]) begin : g_cut3
+    always_ff @(posedge clk_i) begin
+      special4      <= special3;
+      special_sign4 <= special_sign3;
+      big_sign4     <= big_sign3;
+      big_exp4      <= big_exp3;
+      sum_zero4     <= (sum3 == 28'd0);
+      zeros4        <= zeros3;
+      norm4         <= norm3;
+    end
+  end else begin : g_pass3
+    assign special4      = special3;
+    assign special_sign4 = special_sign3;
+    assign big_sign4     = big_sign3;
+    assign big_exp4      = big_exp3;
+    assign sum_zero4     = (sum3 == 28'd0);
+    assign zeros4        = zeros3;
+    assign norm4         = norm3;
+  end
+
+  // ---- 4: round and pack -----------------------------------------------------
   // Round to nearest, ties to even, on the 24 bits below the leading one.
   logic        round_up;
   logic [24:0] rounded;
-  assign round_up = norm[7] && ((norm[6:0] != 7'd0) || norm[8]);
-  assign rounded  = {1'b0, norm[31:8]} + {24'd0, round_up};
+  assign round_up = norm4[7] && ((norm4[6:0] != 7'd0) || norm4[8]);
+  assign rounded  = {1'b0, norm4[31:8]} + {24'd0, round_up};
   // rounded[23] is the hidden bit; after a carry (rounded[24]) the fraction
   // bits are all zero, so rounded[22:0] is the fraction either way.
   logic unused_hidden;
@@ -75,25 +178,23 @@ module ftpu_fp32_add (
 
   // Biased exponent, signed and wide: eb + 1 - zeros, +1 if rounding carried.
   logic signed [9:0] exp_out;
-  assign exp_out = $signed({2'b00, big_exp}) + 10'sd1 - $signed({5'd0, zeros})
+  assign exp_out = $signed({2'b00, big_exp4}) + 10'sd1 - $signed({5'd0, zeros4})
                  + $signed({9'd0, rounded[24]});
 
   always_comb begin
-    if (x_nan || y_nan || (x_inf && y_inf && (x_i[31] != y_i[31])))
+    if (special4 == SpNan)
       s_o = 32'h7FC0_0000;
-    else if (x_inf)
-      s_o = {x_i[31], 8'hFF, 23'd0};
-    else if (y_inf)
-      s_o = {y_i[31], 8'hFF, 23'd0};
-    else if (x_zero && y_zero)
-      s_o = {x_i[31] & y_i[31], 31'd0};        // -0 + -0 = -0, else +0
-    else if (sum == 32'd0)
+    else if (special4 == SpInf)
+      s_o = {special_sign4, 8'hFF, 23'd0};
+    else if (special4 == SpZero)
+      s_o = {special_sign4, 31'd0};
+    else if (sum_zero4)
       s_o = 32'd0;                             // x + (-x) = +0
     else if (exp_out <= 10'sd0)
-      s_o = {big_sign, 31'd0};                 // FTZ: signed zero
+      s_o = {big_sign4, 31'd0};                // FTZ: signed zero
     else if (exp_out >= 10'sd255)
-      s_o = {big_sign, 8'hFF, 23'd0};
+      s_o = {big_sign4, 8'hFF, 23'd0};
     else
-      s_o = {big_sign, exp_out[7:0], rounded[22:0]};
+      s_o = {big_sign4, exp_out[7:0], rounded[22:0]};
   end
 endmodule

@@ -3,15 +3,21 @@
 //
 // Holds two weights (the tile in use and the one being loaded); each
 // activation carries the select bit of the weight it multiplies, so tiles
-// switch per datum with no bubble. Two pipeline stages: the exact bf16
-// product is registered, then added to the partial sum from above:
+// switch per datum with no bubble. The exact bf16 product is registered,
+// then added to the partial sum from above in RowDelay cycles:
 //
 //   cycle t:   act_q (from the left)        -> prod_q = act_q * w[sel_q]
-//   cycle t+1: psum_i (from the PE above)   -> psum_q = psum_i + prod_q
+//   cycle t+1: psum_i (from the PE above)   -> adder (AddCuts pipeline cuts)
+//   cycle t+RowDelay: psum_q = psum_i + prod_q
 //
-// so a PE's partial sum reaches the PE below one cycle after the activation
-// reaches it from the left: the array's input skew is one cycle per row.
-module ftpu_pe (
+// so a PE's partial sum reaches the PE below RowDelay cycles after the
+// activation reaches it: the array's input skew is RowDelay cycles per row.
+module ftpu_pe #(
+  // Pipeline registers inside the fp32 adder (ftpu_fp32_add); the default
+  // cuts it into four steps so that the iCE40UP5K meets its clock target.
+  // RowDelay = 1 + popcount(AddCuts).
+  parameter int unsigned AddCuts = 32'b111
+) (
   input  logic        clk_i,
   // activation from the left, passed on to the right one cycle later
   input  logic [15:0] act_i,
@@ -46,7 +52,8 @@ module ftpu_pe (
     .p_o (prod_d)
   );
 
-  ftpu_fp32_add u_add (
+  ftpu_fp32_add #(.Cuts(AddCuts)) u_add (
+    .clk_i,
     .x_i (psum_i),
     .y_i (prod_q),
     .s_o (psum_d)

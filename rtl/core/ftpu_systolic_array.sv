@@ -6,24 +6,27 @@
 // per cycle; one result vector per cycle at the bottom, in input order,
 // Latency cycles later. The skew and de-skew triangles are inside.
 //
-//   a vector presented at cycle t   -> activation reaches PE(r,c) at t+1+r+c
+//   a vector presented at cycle t   -> activation reaches PE(r,c) at t+1+r*D+c
 //                                   -> its psum enters row 0 of column c at t+2+c
 //   its result (sum over the rows)  -> out_psum_o during cycle t+Latency
+// where D = RowDelay, the cycles a partial sum spends in one PE.
 //
 // Weights: each PE holds two tiles (buffers 0 and 1) and every vector names
 // the buffer it multiplies (in_wsel_i). A tile row is written by presenting
 // it on wl_* for one cycle; the write travels with the same column skew as
-// the data, so a write of row r presented at cycle T is seen by exactly the
-// vectors presented at cycle T - r or later. Presenting rows 0..Rows-1 on
-// consecutive cycles from T on therefore acts, for the data, as if the whole
-// tile were written at T: a new tile may start loading into a buffer the
-// cycle after its last user was presented, and its first user may be
-// presented in the same cycle as row 0 (docs/array.md has the schedule).
+// the data's column skew, so a write of row r presented at cycle T is seen by
+// exactly the vectors presented at cycle T - r*D or later. Presenting rows
+// 0..Rows-1 on consecutive cycles from T on, row r takes effect at
+// T - r*(D-1): the buffer's previous users must all have been presented
+// before T - (Rows-1)*(D-1), and its new users may start at T
+// (docs/array.md has the schedule).
 module ftpu_systolic_array #(
   parameter int Rows = 16,
   parameter int Cols = 16,
+  parameter int unsigned AddCuts = 32'b111,  // see ftpu_pe
+  localparam int RowDelay = 1 + 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]),
   localparam int RowIdxW = (Rows > 1) ? $clog2(Rows) : 1,
-  localparam int Latency = Rows + Cols + 1
+  localparam int Latency = Rows * RowDelay + Cols + 1
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -50,9 +53,9 @@ module ftpu_systolic_array #(
   logic [Rows*(Cols+1)-1:0]    sel_link;
   logic [(Rows+1)*Cols*32-1:0] psum_link;
 
-  // Input skew: row r waits r cycles.
+  // Input skew: row r waits r*RowDelay cycles.
   for (genvar r = 0; r < Rows; r++) begin : g_act_skew
-    ftpu_delay #(.Width(17), .Depth(r)) u_skew (
+    ftpu_delay #(.Width(17), .Depth(r * RowDelay)) u_skew (
       .clk_i,
       .rst_ni,
       .d_i ({in_wsel_i, in_act_i[r*16 +: 16]}),
@@ -90,7 +93,7 @@ module ftpu_systolic_array #(
     );
 
     for (genvar r = 0; r < Rows; r++) begin : g_row
-      ftpu_pe u_pe (
+      ftpu_pe #(.AddCuts(AddCuts)) u_pe (
         .clk_i,
         .act_i    (act_link[(r*(Cols+1)+c)*16 +: 16]),
         .sel_i    (sel_link[r*(Cols+1)+c]),
@@ -104,7 +107,8 @@ module ftpu_systolic_array #(
       );
     end
 
-    // De-skew: column c leaves the bottom at t+Rows+c+2; align all to Latency.
+    // De-skew: column c leaves the bottom at t+Rows*RowDelay+c+2; align all
+    // to Latency.
     ftpu_delay #(.Width(32), .Depth(Cols - 1 - c)) u_deskew (
       .clk_i,
       .rst_ni,

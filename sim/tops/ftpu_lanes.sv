@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// ftpu_lanes: Lanes copies of one numeric unit side by side, combinational,
-// so that one model evaluation checks Lanes input vectors (test harness only).
+// ftpu_lanes: Lanes copies of one numeric unit side by side, so that one
+// model evaluation checks Lanes input vectors (test harness only). The adder
+// is pipelined by AddCuts (see ftpu_fp32_add): results of units 1 and 2
+// appear popcount(AddCuts) clock edges after their inputs.
 //   Unit 0: r = bf16_mul(x[15:0], y[15:0])
 //   Unit 1: r = fp32_add(x, y)
 //   Unit 2: r = fp32_add(x, bf16_mul(y[15:0], z[15:0]))   (one PE step)
 module ftpu_lanes #(
   parameter int Unit  = 0,
-  parameter int Lanes = 64
+  parameter int Lanes = 64,
+  parameter int unsigned AddCuts = 32'b111
 ) (
+  input  logic                clk_i,
   input  logic [Lanes*32-1:0] x_i,
   input  logic [Lanes*32-1:0] y_i,
   input  logic [Lanes*32-1:0] z_i,
@@ -21,14 +25,16 @@ module ftpu_lanes #(
     if (Unit == 0) begin : g_mul
       ftpu_bf16_mul u_mul (.a_i(x[15:0]), .b_i(y[15:0]), .p_o(r_o[l*32 +: 32]));
     end else if (Unit == 1) begin : g_add
-      ftpu_fp32_add u_add (.x_i(x), .y_i(y), .s_o(r_o[l*32 +: 32]));
+      ftpu_fp32_add #(.Cuts(AddCuts)) u_add (
+        .clk_i, .x_i(x), .y_i(y), .s_o(r_o[l*32 +: 32]));
     end else begin : g_mac
       logic [31:0] prod;
       ftpu_bf16_mul u_mul (.a_i(y[15:0]), .b_i(z[15:0]), .p_o(prod));
-      ftpu_fp32_add u_add (.x_i(x), .y_i(prod), .s_o(r_o[l*32 +: 32]));
+      ftpu_fp32_add #(.Cuts(AddCuts)) u_add (
+        .clk_i, .x_i(x), .y_i(prod), .s_o(r_o[l*32 +: 32]));
     end
     // Each unit reads only some of the operand bits.
     logic unused;
-    assign unused = ^{x, y, z};
+    assign unused = ^{x, y, z, clk_i};
   end
 endmodule

@@ -6,9 +6,12 @@
  * Folds are (k-tile, n-tile) pairs, k-tile outer, so that a fold's partial
  * sums (from the fold with the same n-tile one k-tile earlier) have usually
  * left the array before they are needed at the column tops. Fold f uses
- * weight buffer f % 2; its tile is loaded one row per cycle as soon as the
- * fold that last used that buffer has been fully presented, and its vectors
- * follow as soon as the load has started. Nothing waits for anything else.
+ * weight buffer f % 2. Its tile load starts at a cycle A after the buffer's
+ * previous user was presented, and writes row r at A + r*D (D = row_delay):
+ * row r then takes effect for exactly the vectors presented from A on
+ * (docs/array.md). The fold's vectors follow from A on. Loads overlap, each
+ * on its own phase of the cycle count mod D, so the weight port still moves
+ * one row per cycle.
  */
 #ifndef FTPU_ARRAY_GEMM_H
 #define FTPU_ARRAY_GEMM_H
@@ -23,9 +26,11 @@
 
 struct array_gemm_stats {
 	uint64_t cycles;      /* first presented input .. last result, inclusive */
-	uint64_t stalls;      /* cycles a vector waited for its partial sums */
+	uint64_t stalls;      /* cycles a vector waited for its partial sums
+			       * (the total only grows if the weights are not
+			       * what it waits for anyway) */
 	uint64_t folds;
-	uint64_t predicted;   /* stall-free schedule: (F-1)*max(M,R) + M + Latency */
+	uint64_t predicted;   /* cycles of the stall-free schedule */
 };
 
 /* Padding rows of a ragged K tile must add nothing, not even to a -0
@@ -34,7 +39,9 @@ struct array_gemm_stats {
 #define ARRAY_PAD_ACT 0x0000u
 #define ARRAY_PAD_WEIGHT 0x8000u
 
-/* Cycles of the stall-free schedule for an M x K x N GEMM. */
+/* Cycles of the stall-free schedule for an M x K x N GEMM: a fold every
+ * max(M, ROWS) cycles (the weight port moves a tile in ROWS), then the last
+ * fold's M vectors and the array's latency. */
 static inline uint64_t array_gemm_predicted(const struct ftpu_array_dims *d,
 					    size_t M, size_t K, size_t N)
 {
@@ -54,7 +61,7 @@ static inline int array_gemm(struct ftpu_sim *sim, size_t M, size_t N, size_t K,
 {
 	struct ftpu_array_dims d;
 	if (!ftpu_sim_array_dims(sim, &d) || !M || !N || !K || d.rows > 256 ||
-	    d.cols > 256)
+	    d.cols > 256 || d.row_delay < 1 || d.row_delay > 15)
 		return -1;
 	const size_t R = d.rows, Cc = d.cols, lat = d.latency;
 	const size_t KT = (K + R - 1) / R, NT = (N + Cc - 1) / Cc, F = KT * NT;
@@ -78,7 +85,9 @@ static inline int array_gemm(struct ftpu_sim *sim, size_t M, size_t N, size_t K,
 	size_t qhead = 0, qlen = 0;
 	uint16_t act[256], wrow[256];
 	uint32_t psum[256], out[256];
-	size_t lf = 0, lr = 0; /* fold and row being loaded */
+	const uint64_t D = d.row_delay;
+	size_t active[16], nactive = 0; /* folds whose tiles are loading */
+	size_t lf = 0;                  /* next fold to start loading */
 	size_t f = 0, m = 0;   /* fold and vector being presented */
 	size_t done = 0;       /* results received */
 
@@ -89,22 +98,33 @@ static inline int array_gemm(struct ftpu_sim *sim, size_t M, size_t N, size_t K,
 
 	for (uint64_t t = 0; done < M * F; t++) {
 		struct ftpu_array_in in = { 0 };
-		/* Weight loader: buffer lf % 2 is free once fold lf-2 is presented. */
-		if (lf < F && (lf < 2 || fold_end[lf - 2] >= 0)) {
-			size_t kt = lf / NT, nt = lf % NT, k = kt * R + lr;
+		/* Weight port: an active load whose phase this cycle is writes its
+		 * next row; if none, a new load may start here on a free phase. */
+		int64_t writer = -1;
+		for (size_t i = 0; i < nactive; i++)
+			if ((t - (uint64_t)load_start[active[i]]) % D == 0)
+				writer = (int64_t)i;
+		if (writer < 0 && lf < F &&
+		    (lf < 2 || (fold_end[lf - 2] >= 0 && (int64_t)t > fold_end[lf - 2]))) {
+			load_start[lf] = (int64_t)t;
+			active[nactive] = lf++;
+			writer = (int64_t)nactive++;
+		}
+		if (writer >= 0) {
+			size_t j = active[writer];
+			size_t lr = (t - (uint64_t)load_start[j]) / D;
+			size_t kt = j / NT, nt = j % NT, k = kt * R + lr;
 			for (size_t c = 0; c < Cc; c++) {
 				size_t n = nt * Cc + c;
 				wrow[c] = k >= K ? ARRAY_PAD_WEIGHT :
 				          n < N ? B[k * ldb + n] : 0;
 			}
-			if (lr == 0)
-				load_start[lf] = (int64_t)t;
 			in.wl_valid = true;
-			in.wl_buf = lf & 1;
+			in.wl_buf = j & 1;
 			in.wl_row = (unsigned)lr;
 			in.wl_data = wrow;
-			if (++lr == R)
-				lr = 0, lf++;
+			if (lr == R - 1) /* this load is done */
+				active[writer] = active[--nactive];
 		}
 		/* Presenter: fold f's load has started; its partial sums are here. */
 		if (f < F && load_start[f] >= 0 && load_start[f] <= (int64_t)t) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * lanes_check.h - run operand vectors through a Verilated ftpu_lanes model
- * (many copies of one numeric unit) and compare every lane, bit for bit,
- * with the C reference of numeric.h.
+ * lanes_check.h - stream operand vectors through a Verilated ftpu_lanes
+ * model (many copies of one numeric unit, possibly pipelined) and compare
+ * every lane, bit for bit, with the C reference of numeric.h.
  */
 #ifndef FTPU_LANES_CHECK_H
 #define FTPU_LANES_CHECK_H
@@ -25,39 +25,62 @@ struct lanes_checker {
 	lanes_ref_fn ref;
 	const char *unit;
 	uint64_t checked, mismatches;
+	/* Batches presented whose results have not come out yet (the pipeline
+	 * delay, at most 3 for the adder). */
+	struct lanes_batch inflight[4];
+	unsigned head, count;
 };
 
-/* Evaluate a batch (unfilled lanes are zero) and compare; prints the first
- * few mismatches with their operands. */
-static inline void lanes_flush(struct lanes_checker *c, struct lanes_batch *b)
+/* One clock of the model with batch b's operands (unfilled lanes zero);
+ * compares what comes out with the batch presented delay clocks earlier. */
+static inline void lanes_clock(struct lanes_checker *c, const struct lanes_batch *b)
 {
-	unsigned lanes = ftpu_sim_lanes(c->sim);
+	unsigned lanes = ftpu_sim_lanes(c->sim), delay = ftpu_sim_lanes_delay(c->sim);
 	uint32_t r[LANES_MAX];
-	for (unsigned i = b->n; i < lanes; i++)
-		b->x[i] = b->y[i] = b->z[i] = 0;
-	ftpu_sim_lanes_eval(c->sim, b->x, b->y, b->z, r);
-	for (unsigned i = 0; i < b->n; i++) {
-		uint32_t want = c->ref(b->x[i], b->y[i], b->z[i]);
+	struct lanes_batch *slot = &c->inflight[(c->head + c->count++) % 4];
+	*slot = *b;
+	for (unsigned i = slot->n; i < lanes; i++)
+		slot->x[i] = slot->y[i] = slot->z[i] = 0;
+	ftpu_sim_lanes_eval(c->sim, slot->x, slot->y, slot->z, r);
+	if (c->count <= delay)
+		return;
+	const struct lanes_batch *o = &c->inflight[c->head];
+	c->head = (c->head + 1) % 4, c->count--;
+	for (unsigned i = 0; i < o->n; i++) {
+		uint32_t want = c->ref(o->x[i], o->y[i], o->z[i]);
 		if (r[i] != want && c->mismatches++ < 10)
 			fprintf(stderr,
 				"%s mismatch: x=%08" PRIx32 " y=%08" PRIx32
 				" z=%08" PRIx32 ": rtl %08" PRIx32
 				" ref %08" PRIx32 "\n",
-				c->unit, b->x[i], b->y[i], b->z[i], r[i], want);
+				c->unit, o->x[i], o->y[i], o->z[i], r[i], want);
 	}
-	c->checked += b->n;
-	b->n = 0;
+	c->checked += o->n;
 }
 
-/* Queue one vector; evaluates when the batch is full. */
+/* Queue one vector; clocks the model when the batch is full. */
 static inline void lanes_push(struct lanes_checker *c, struct lanes_batch *b,
 			      uint32_t x, uint32_t y, uint32_t z)
 {
 	b->x[b->n] = x;
 	b->y[b->n] = y;
 	b->z[b->n] = z;
-	if (++b->n == ftpu_sim_lanes(c->sim))
-		lanes_flush(c, b);
+	if (++b->n == ftpu_sim_lanes(c->sim)) {
+		lanes_clock(c, b);
+		b->n = 0;
+	}
+}
+
+/* Clock the partial batch, then empty batches until every vector queued so
+ * far has come out and been checked (the empties stay in flight). */
+static inline void lanes_finish(struct lanes_checker *c, struct lanes_batch *b)
+{
+	static const struct lanes_batch empty;
+	if (b->n)
+		lanes_clock(c, b);
+	b->n = 0;
+	for (unsigned i = 0; i < ftpu_sim_lanes_delay(c->sim); i++)
+		lanes_clock(c, &empty);
 }
 
 #endif /* FTPU_LANES_CHECK_H */

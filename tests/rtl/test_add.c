@@ -50,7 +50,7 @@ static void test_add_special_classes(void **state)
 	for (size_t i = 0; i < N_F32_SPECIALS; i++)
 		for (size_t j = 0; j < N_F32_SPECIALS; j++)
 			lanes_push(c, &b, f32_specials[i], f32_specials[j], 0);
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	assert_int_equal(c->mismatches, 0);
 }
 
@@ -71,7 +71,7 @@ static void test_add_every_exponent_difference(void **state)
 			lanes_push(c, &b, f32(k >> 1 & 1, ex, fx),
 				   f32(k >> 2 & 1, ex - d, fy), 0);
 		}
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	assert_int_equal(c->mismatches, 0);
 }
 
@@ -90,7 +90,7 @@ static void test_add_ties_to_even(void **state)
 		lanes_push(c, &b, f32(k >> 2 & 1, ex, fx),
 			   f32(k >> 3 & 1, ex - dy, fy), 0);
 	}
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	assert_int_equal(c->mismatches, 0);
 }
 
@@ -109,7 +109,7 @@ static void test_add_range_edges(void **state)
 		lanes_push(c, &b, f32(u >> 2 & 1, hi, rng_u32(&r) | 0x7FFF00),
 			   f32(u >> 3 & 1, hi - rng_below(&r, 26), rng_u32(&r)), 0);
 	}
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	assert_int_equal(c->mismatches, 0);
 }
 
@@ -124,7 +124,7 @@ static void test_add_random(void **state)
 		uint32_t y = (i & 1) ? rng_f32_partner(&r, x) : rng_f32(&r);
 		lanes_push(c, &b, x, y, 0);
 	}
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	printf("add: %" PRIu64 " random pairs, seed %#" PRIx64 "\n", n,
 	       ftpu_test_seed());
 	assert_int_equal(c->mismatches, 0);

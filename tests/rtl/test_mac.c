@@ -46,7 +46,7 @@ static void test_mac_special_operands(void **state)
 			for (size_t k = 0; k < N_BF16_SPECIALS; k++)
 				lanes_push(c, &b, f32_specials[i],
 					   bf16_specials[j], bf16_specials[k]);
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	assert_int_equal(c->mismatches, 0);
 }
 
@@ -65,7 +65,7 @@ static void test_mac_random(void **state)
 			acc = rng_f32(&r);
 		lanes_push(c, &b, acc, a, w);
 	}
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	printf("mac: %" PRIu64 " random steps, seed %#" PRIx64 "\n", n,
 	       ftpu_test_seed());
 	assert_int_equal(c->mismatches, 0);

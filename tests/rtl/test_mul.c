@@ -47,7 +47,7 @@ static void test_mul_special_classes(void **state)
 	for (size_t i = 0; i < N_BF16_SPECIALS; i++)
 		for (size_t j = 0; j < N_BF16_SPECIALS; j++)
 			lanes_push(c, &b, bf16_specials[i], bf16_specials[j], 0);
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	assert_int_equal(c->mismatches, 0);
 }
 
@@ -66,7 +66,7 @@ static void test_mul_every_exponent_pair(void **state)
 					   (u & 0x807F) | ea << 7,
 					   ((u >> 16) & 0x807F) | eb << 7, 0);
 			}
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	assert_int_equal(c->mismatches, 0);
 }
 
@@ -78,7 +78,7 @@ static void test_mul_random(void **state)
 	uint64_t n = ftpu_test_full() ? 200000000ull : 12000000ull;
 	for (uint64_t i = 0; i < n; i++)
 		lanes_push(c, &b, rng_bf16(&r), rng_bf16(&r), 0);
-	lanes_flush(c, &b);
+	lanes_finish(c, &b);
 	printf("mul: %" PRIu64 " random pairs, seed %#" PRIx64 "\n", n,
 	       ftpu_test_seed());
 	assert_int_equal(c->mismatches, 0);
@@ -107,7 +107,7 @@ static void test_mul_exhaustive(void **state)
 		for (uint32_t a = w; a < 0x10000; a += WORKERS)
 			for (uint32_t bb = 0; bb < 0x10000; bb++)
 				lanes_push(&c, &b, a, bb, 0);
-		lanes_flush(&c, &b);
+		lanes_finish(&c, &b);
 		ftpu_sim_close(c.sim);
 		_exit(c.mismatches == 0 && c.checked == 0x80000000ull ? 0 : 1);
 	}
