@@ -73,7 +73,8 @@ test: $(TESTS) lint
 	@bash scripts/run-tests.sh $(TESTS)
 
 # One test by name: make test-test_array (add TRACE=1 for waves).
-test-%: $$(filter %/$$*,$(TESTS))
+test_binary = $(filter %/$(1),$(TESTS))
+test-%: $$(call test_binary,$$*)
 	@mkdir -p $(BUILD)/waves
 	@bash scripts/run-tests.sh $<
 

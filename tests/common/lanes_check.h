@@ -83,4 +83,24 @@ static inline void lanes_finish(struct lanes_checker *c, struct lanes_batch *b)
 		lanes_clock(c, &empty);
 }
 
+/* cmocka group setup: open the lanes model, keep one checker in *state. */
+static inline int lanes_setup(void **state, struct ftpu_sim *(*open)(const char *),
+			      lanes_ref_fn ref, const char *unit)
+{
+	static struct lanes_checker c;
+	c = (struct lanes_checker){ .ref = ref, .unit = unit };
+	c.sim = open(NULL);
+	if (!c.sim || ftpu_sim_lanes(c.sim) > LANES_MAX)
+		return -1;
+	*state = &c;
+	return 0;
+}
+
+static inline int lanes_teardown(void **state)
+{
+	struct lanes_checker *c = *state;
+	ftpu_sim_close(c->sim);
+	return 0;
+}
+
 #endif /* FTPU_LANES_CHECK_H */

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "../common/ftpu_test.h"
 #include "numeric.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -150,29 +151,15 @@ static uint32_t soft_add(uint32_t x, uint32_t y)
 
 /* ---- random inputs biased towards the edges ----------------------------- */
 
-static uint64_t rng_state;
+static struct rng rng; /* seeded per test */
 
-static uint32_t rnd(void)
-{
-	/* xorshift64*, plenty for test vectors */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static uint32_t rnd_below(uint32_t n)
-{
-	return (uint32_t)(((uint64_t)rnd() * n) >> 32);
-}
-
-static const ftpu_bf16 bf16_specials[] = {
+static const ftpu_bf16 edge_bf16[] = {
 	0x0000, 0x8000, 0x0001, 0x807f, 0x0040, 0x0080, 0x8080, 0x00ff,
 	0x3f80, 0xbf80, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0, 0xffc0,
 	0x7f81, 0xffff, 0x3f81, 0x4000,
 };
 
-static const uint32_t f32_specials[] = {
+static const uint32_t edge_f32[] = {
 	0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00400000,
 	0x00800000, 0x80800000, 0x00800001, 0x3f800000, 0xbf800000,
 	0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000,
@@ -185,32 +172,32 @@ static ftpu_bf16 bf16_with_exp(int e)
 		e = 0;
 	if (e > 0xff)
 		e = 0xff;
-	return (ftpu_bf16)((rnd() & 0x807f) | (unsigned int)e << 7);
+	return (ftpu_bf16)((rng_u32(&rng) & 0x807f) | (unsigned int)e << 7);
 }
 
 static void rand_mul_pair(ftpu_bf16 *a, ftpu_bf16 *b)
 {
-	uint32_t r = rnd();
+	uint32_t r = rng_u32(&rng);
 	int ea;
 
 	*a = (ftpu_bf16)r;
 	*b = (ftpu_bf16)(r >> 16);
-	switch (rnd_below(8)) {
+	switch (rng_below(&rng, 8)) {
 	case 0: /* product exponent near the bottom of the fp32 range */
-		ea = 1 + (int)rnd_below(254);
+		ea = 1 + (int)rng_below(&rng, 254);
 		*a = bf16_with_exp(ea);
-		*b = bf16_with_exp(127 - ea + (int)rnd_below(5) - 2);
+		*b = bf16_with_exp(127 - ea + (int)rng_below(&rng, 5) - 2);
 		break;
 	case 1: /* and near the top */
-		ea = 1 + (int)rnd_below(254);
+		ea = 1 + (int)rng_below(&rng, 254);
 		*a = bf16_with_exp(ea);
-		*b = bf16_with_exp(381 - ea + (int)rnd_below(5) - 2);
+		*b = bf16_with_exp(381 - ea + (int)rng_below(&rng, 5) - 2);
 		break;
 	case 2:
-		*a = bf16_specials[rnd_below(sizeof(bf16_specials) / 2)];
+		*a = edge_bf16[rng_below(&rng, sizeof(edge_bf16) / 2)];
 		break;
 	case 3:
-		*b = bf16_specials[rnd_below(sizeof(bf16_specials) / 2)];
+		*b = edge_bf16[rng_below(&rng, sizeof(edge_bf16) / 2)];
 		break;
 	default: /* uniform bits */
 		break;
@@ -220,10 +207,10 @@ static void rand_mul_pair(ftpu_bf16 *a, ftpu_bf16 *b)
 /* A mantissa whose low bits are often zero, so that sums hit exact ties. */
 static uint32_t rand_mant(void)
 {
-	uint32_t m = rnd() & 0x7fffffu;
+	uint32_t m = rng_u32(&rng) & 0x7fffffu;
 
-	if (rnd() & 1)
-		m &= ~((1u << rnd_below(24)) - 1);
+	if (rng_u32(&rng) & 1)
+		m &= ~((1u << rng_below(&rng, 24)) - 1);
 	return m;
 }
 
@@ -238,38 +225,38 @@ static uint32_t f32_with(uint32_t sign, int e, uint32_t mant)
 
 static void rand_add_pair(uint32_t *x, uint32_t *y)
 {
-	int ex = 1 + (int)rnd_below(254);
+	int ex = 1 + (int)rng_below(&rng, 254);
 
-	*x = rnd();
-	*y = rnd();
-	switch (rnd_below(10)) {
+	*x = rng_u32(&rng);
+	*y = rng_u32(&rng);
+	switch (rng_below(&rng, 10)) {
 	case 0: /* close exponents: cancellation */
-		*x = f32_with(rnd() & 1, ex, rand_mant());
-		*y = f32_with(rnd() & 1, ex - (int)rnd_below(3), rand_mant());
+		*x = f32_with(rng_u32(&rng) & 1, ex, rand_mant());
+		*y = f32_with(rng_u32(&rng) & 1, ex - (int)rng_below(&rng, 3), rand_mant());
 		break;
 	case 1: /* y around half an ulp of x: rounding and ties */
-		*x = f32_with(rnd() & 1, ex, rand_mant());
-		*y = f32_with(rnd() & 1, ex - 22 - (int)rnd_below(6),
+		*x = f32_with(rng_u32(&rng) & 1, ex, rand_mant());
+		*y = f32_with(rng_u32(&rng) & 1, ex - 22 - (int)rng_below(&rng, 6),
 			      rand_mant());
 		break;
 	case 2: /* tiny operands: subnormal results, DAZ */
-		*x = f32_with(rnd() & 1, (int)rnd_below(4), rand_mant());
-		*y = f32_with(rnd() & 1, (int)rnd_below(4), rand_mant());
+		*x = f32_with(rng_u32(&rng) & 1, (int)rng_below(&rng, 4), rand_mant());
+		*y = f32_with(rng_u32(&rng) & 1, (int)rng_below(&rng, 4), rand_mant());
 		break;
 	case 3: /* huge operands: overflow */
-		*x = f32_with(rnd() & 1, 251 + (int)rnd_below(5), rand_mant());
-		*y = f32_with(rnd() & 1, 251 + (int)rnd_below(5), rand_mant());
+		*x = f32_with(rng_u32(&rng) & 1, 251 + (int)rng_below(&rng, 5), rand_mant());
+		*y = f32_with(rng_u32(&rng) & 1, 251 + (int)rng_below(&rng, 5), rand_mant());
 		break;
 	case 4:
-		*x = f32_specials[rnd_below(sizeof(f32_specials) / 4)];
+		*x = edge_f32[rng_below(&rng, sizeof(edge_f32) / 4)];
 		break;
 	case 5: /* same magnitude, often opposite signs: x + (-x) */
-		*x = f32_with(rnd() & 1, ex, rand_mant());
-		*y = *x ^ (rnd() & 0x80000000u);
+		*x = f32_with(rng_u32(&rng) & 1, ex, rand_mant());
+		*y = *x ^ (rng_u32(&rng) & 0x80000000u);
 		break;
 	case 6: /* far apart */
-		*x = f32_with(rnd() & 1, ex, rand_mant());
-		*y = f32_with(rnd() & 1, (int)rnd_below(256), rand_mant());
+		*x = f32_with(rng_u32(&rng) & 1, ex, rand_mant());
+		*y = f32_with(rng_u32(&rng) & 1, (int)rng_below(&rng, 256), rand_mant());
 		break;
 	default: /* uniform bits */
 		break;
@@ -823,7 +810,7 @@ static void test_numeric_mul_matches_softfloat(void **state)
 	unsigned long bad = 0;
 
 	(void)state;
-	rng_state = 0x243f6a8885a308d3ull;
+	rng.s = 0x243f6a8885a308d3ull;
 	for (unsigned long i = 0; i < n_random; i++) {
 		ftpu_bf16 a, b;
 		uint32_t got, want;
@@ -845,8 +832,8 @@ static void test_numeric_mul_all_bf16_by_specials(void **state)
 
 	(void)state;
 	for (uint32_t a = 0; a <= 0xffff; a++)
-		for (size_t j = 0; j < N_OF(bf16_specials); j++) {
-			ftpu_bf16 b = bf16_specials[j];
+		for (size_t j = 0; j < N_OF(edge_bf16); j++) {
+			ftpu_bf16 b = edge_bf16[j];
 			uint32_t got = ftpu_ref_mul((ftpu_bf16)a, b);
 			uint32_t want = soft_mul((ftpu_bf16)a, b);
 
@@ -862,7 +849,7 @@ static void test_numeric_add_matches_softfloat(void **state)
 	unsigned long bad = 0;
 
 	(void)state;
-	rng_state = 0x13198a2e03707344ull;
+	rng.s = 0x13198a2e03707344ull;
 	for (unsigned long i = 0; i < n_random; i++) {
 		uint32_t x, y, got, want;
 
@@ -881,16 +868,16 @@ static void test_numeric_step_matches_softfloat(void **state)
 	unsigned long bad = 0;
 
 	(void)state;
-	rng_state = 0xa4093822299f31d0ull;
+	rng.s = 0xa4093822299f31d0ull;
 	for (unsigned long i = 0; i < n_random / 2; i++) {
 		ftpu_bf16 a, b;
 		uint32_t acc, unused, got, want;
 
 		rand_mul_pair(&a, &b);
 		rand_add_pair(&acc, &unused);
-		if (rnd() & 1) /* an accumulator of the product's size */
-			acc = soft_mul(a, b) ^ (rnd() & 0x80000000u) ^
-			      (rnd() & 0x00000fffu);
+		if (rng_u32(&rng) & 1) /* an accumulator of the product's size */
+			acc = soft_mul(a, b) ^ (rng_u32(&rng) & 0x80000000u) ^
+			      (rng_u32(&rng) & 0x00000fffu);
 		got = ftpu_ref_step(acc, a, b);
 		want = soft_add(acc, soft_mul(a, b));
 		if (got != want && bad++ < 10)

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "ftpu.h"
+#include "../common/ftpu_test.h"
 #include "numeric.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -38,20 +39,7 @@ static unsigned int n_random_shapes = 400; /* x10 under FTPU_FULL=1 */
 
 /* ---- random data ------------------------------------------------------- */
 
-static uint64_t rng_state;
-
-static uint32_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static uint32_t rnd_below(uint32_t n)
-{
-	return (uint32_t)(((uint64_t)rnd() * n) >> 32);
-}
+static struct rng rng; /* seeded per test */
 
 /* What the inputs look like: per mille of special values, of values
  * from the whole exponent range (products overflow and underflow), of
@@ -61,7 +49,7 @@ struct profile {
 	unsigned int special_pm, wide_pm, tiny_pm;
 };
 
-static const ftpu_bf16 bf16_specials[] = {
+static const ftpu_bf16 edge_bf16[] = {
 	0x7fc0, 0xffc0, 0x7f81, 0xffff, /* NaNs, with payloads */
 	0x7f80, 0xff80,			/* +-Inf */
 	0x0000, 0x8000,			/* +-0 */
@@ -72,14 +60,14 @@ static const ftpu_bf16 bf16_specials[] = {
 
 static ftpu_bf16 rand_bf16(const struct profile *p)
 {
-	uint32_t r = rnd(), pick = rnd_below(1000);
+	uint32_t r = rng_u32(&rng), pick = rng_below(&rng, 1000);
 
 	if (pick < p->special_pm)
-		return bf16_specials[rnd_below(sizeof(bf16_specials) / 2)];
+		return edge_bf16[rng_below(&rng, sizeof(edge_bf16) / 2)];
 	if (pick < p->special_pm + p->wide_pm)
 		return (ftpu_bf16)r; /* any bits: anything goes */
 	if (pick < p->special_pm + p->wide_pm + p->tiny_pm) {
-		uint32_t e = rnd_below(64);
+		uint32_t e = rng_below(&rng, 64);
 
 		if (e < 4) /* subnormal: DAZ makes it a zero */
 			return (ftpu_bf16)((r & 0x807f) | 1);
@@ -94,7 +82,7 @@ static ftpu_bf16 rand_bf16(const struct profile *p)
 	return (ftpu_bf16)((r & 0x807f) | ((121 + (r >> 8) % 12) << 7));
 }
 
-static const uint32_t f32_specials[] = {
+static const uint32_t edge_f32[] = {
 	0x7fc00000, 0xffc00000, 0x7f800001, 0xffa12345, 0x7f800000,
 	0xff800000, 0x00000000, 0x80000000, 0x00000001, 0x807fffff,
 	0x7f7fffff, 0xff7fffff, 0x00800000, 0x80800000,
@@ -103,10 +91,10 @@ static const uint32_t f32_specials[] = {
 /* An initial C element (the accumulate case). */
 static uint32_t rand_f32(const struct profile *p)
 {
-	uint32_t r = rnd(), pick = rnd_below(1000);
+	uint32_t r = rng_u32(&rng), pick = rng_below(&rng, 1000);
 
 	if (pick < p->special_pm)
-		return f32_specials[rnd_below(sizeof(f32_specials) / 4)];
+		return edge_f32[rng_below(&rng, sizeof(edge_f32) / 4)];
 	if (pick < p->special_pm + p->wide_pm)
 		return r;
 	if (pick < p->special_pm + p->wide_pm + p->tiny_pm)
@@ -130,9 +118,9 @@ static void problem_make(struct problem *pr, size_t m, size_t n, size_t k,
 	pr->m = m;
 	pr->n = n;
 	pr->k = k;
-	pr->lda = k + (pad ? rnd_below((uint32_t)pad + 1) : 0);
-	pr->ldb = n + (pad ? rnd_below((uint32_t)pad + 1) : 0);
-	pr->ldc = n + (pad ? rnd_below((uint32_t)pad + 1) : 0);
+	pr->lda = k + (pad ? rng_below(&rng, (uint32_t)pad + 1) : 0);
+	pr->ldb = n + (pad ? rng_below(&rng, (uint32_t)pad + 1) : 0);
+	pr->ldc = n + (pad ? rng_below(&rng, (uint32_t)pad + 1) : 0);
 	pr->accumulate = accumulate;
 	/* one spare row everywhere: nobody may touch it either */
 	pr->a = malloc(((m + 1) * pr->lda + 1) * sizeof(*pr->a));
@@ -285,7 +273,7 @@ static void test_ref_gemm_edge_shapes_match_plain(void **state)
 	int bad = 0;
 
 	(void)state;
-	rng_state = 0x452821e638d01377ull;
+	rng.s = 0x452821e638d01377ull;
 	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
 		for (int v = 0; v < 6; v++) {
 			static const struct profile *profiles[] = {
@@ -307,16 +295,16 @@ static void test_ref_gemm_random_shapes_match_plain(void **state)
 	int bad = 0;
 
 	(void)state;
-	rng_state = 0xbe5466cf34e90c6cull;
+	rng.s = 0xbe5466cf34e90c6cull;
 	for (unsigned int t = 0; t < n_random_shapes; t++) {
 		static const struct profile *profiles[] = { &clean, &sprinkled,
 							    &wild, &tiny };
-		size_t m = 1 + rnd_below(40), n = 1 + rnd_below(300);
-		size_t k = 1 + rnd_below(rnd() & 1 ? 64 : 700);
+		size_t m = 1 + rng_below(&rng, 40), n = 1 + rng_below(&rng, 300);
+		size_t k = 1 + rng_below(&rng, rng_u32(&rng) & 1 ? 64 : 700);
 		struct problem pr;
 
-		problem_make(&pr, m, n, k, rnd() & 1 ? 0 : 1 + rnd_below(70),
-			     rnd() & 1, profiles[rnd_below(4)]);
+		problem_make(&pr, m, n, k, rng_u32(&rng) & 1 ? 0 : 1 + rng_below(&rng, 70),
+			     rng_u32(&rng) & 1, profiles[rng_below(&rng, 4)]);
 		bad += !check_problem(&pr);
 		problem_free(&pr);
 	}
@@ -331,18 +319,18 @@ static void test_ref_gemm_overflow_underflow_match_plain(void **state)
 	int bad = 0;
 
 	(void)state;
-	rng_state = 0xc0ac29b7c97c50ddull;
+	rng.s = 0xc0ac29b7c97c50ddull;
 	for (int t = 0; t < 20; t++) {
 		struct problem pr;
 
-		problem_make(&pr, 1 + rnd_below(9), 1 + rnd_below(70),
-			     1 + rnd_below(300), 3, t & 1, &clean);
+		problem_make(&pr, 1 + rng_below(&rng, 9), 1 + rng_below(&rng, 70),
+			     1 + rng_below(&rng, 300), 3, t & 1, &clean);
 		for (size_t i = 0; i < (pr.m + 1) * pr.lda + 1; i++)
-			pr.a[i] = (ftpu_bf16)((rnd() & 0x807f) |
-					      ((200 + rnd_below(54)) << 7));
+			pr.a[i] = (ftpu_bf16)((rng_u32(&rng) & 0x807f) |
+					      ((200 + rng_below(&rng, 54)) << 7));
 		for (size_t i = 0; i < (pr.k + 1) * pr.ldb + 1; i++)
-			pr.b[i] = (ftpu_bf16)((rnd() & 0x807f) |
-					      ((1 + rnd_below(120)) << 7));
+			pr.b[i] = (ftpu_bf16)((rng_u32(&rng) & 0x807f) |
+					      ((1 + rng_below(&rng, 120)) << 7));
 		bad += !check_problem(&pr);
 		problem_free(&pr);
 	}
@@ -352,7 +340,7 @@ static void test_ref_gemm_overflow_underflow_match_plain(void **state)
 static void test_ref_gemm_k_zero(void **state)
 {
 	(void)state;
-	rng_state = 0x3f84d5b5b5470917ull;
+	rng.s = 0x3f84d5b5b5470917ull;
 	for (int acc = 0; acc < 2; acc++) {
 		struct problem pr;
 
@@ -389,7 +377,7 @@ static void test_ref_gemm_empty_writes_nothing(void **state)
 					    { 0, 0, 0 } };
 
 	(void)state;
-	rng_state = 0x9216d5d98979fb1bull;
+	rng.s = 0x9216d5d98979fb1bull;
 	for (size_t s = 0; s < 3; s++) {
 		struct problem pr;
 		uint32_t *c;
@@ -414,7 +402,7 @@ static void test_ref_gemm_plain_is_chain_of_steps(void **state)
 	static const struct profile *profiles[] = { &sprinkled, &wild, &tiny };
 
 	(void)state;
-	rng_state = 0x0801f2e2858efc16ull;
+	rng.s = 0x0801f2e2858efc16ull;
 	for (int t = 0; t < 3; t++) {
 		struct problem pr;
 		uint32_t *c;
@@ -483,7 +471,7 @@ static void test_ref_gemm_plain_matches_independent_loop(void **state)
 	int bad = 0;
 
 	(void)state;
-	rng_state = 0x858efc16636920d8ull;
+	rng.s = 0x858efc16636920d8ull;
 	for (int t = 0; t < 60; t++) {
 		struct problem pr;
 		uint32_t *want, *got;
@@ -491,8 +479,8 @@ static void test_ref_gemm_plain_matches_independent_loop(void **state)
 
 		/* short k for the tiny profile: the sums that end up
 		 * subnormal (FTZ) are the ones that cancel early */
-		problem_make(&pr, 1 + rnd_below(20), 1 + rnd_below(70),
-			     1 + rnd_below(t % 4 == 3 ? 24 : 400),
+		problem_make(&pr, 1 + rng_below(&rng, 20), 1 + rng_below(&rng, 70),
+			     1 + rng_below(&rng, t % 4 == 3 ? 24 : 400),
 			     t & 2 ? 5 : 0, t & 1, profiles[t % 4]);
 		want = c_copy(&pr);
 		got = c_copy(&pr);
@@ -525,7 +513,7 @@ static void test_ref_gemm_restores_fpmode(void **state)
 	unsigned int saved;
 
 	(void)state;
-	rng_state = 0x7b54a41dc25a59b5ull;
+	rng.s = 0x7b54a41dc25a59b5ull;
 	problem_make(&pr, 9, 45, 200, 3, true, &sprinkled);
 	want = c_copy(&pr);
 	run_plain(&pr, want);

@@ -22,20 +22,7 @@ static uint32_t ref_add(uint32_t x, uint32_t y, uint32_t z)
 
 static int setup(void **state)
 {
-	static struct lanes_checker c;
-	c = (struct lanes_checker){ .ref = ref_add, .unit = "add" };
-	c.sim = ftpu_sim_open_add_lanes(NULL);
-	if (!c.sim || ftpu_sim_lanes(c.sim) > LANES_MAX)
-		return -1;
-	*state = &c;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct lanes_checker *c = *state;
-	ftpu_sim_close(c->sim);
-	return 0;
+	return lanes_setup(state, ftpu_sim_open_add_lanes, ref_add, "add");
 }
 
 static uint32_t f32(uint32_t sign, uint32_t exp, uint32_t frac)
@@ -139,5 +126,5 @@ int main(void)
 		cmocka_unit_test(test_add_range_edges),
 		cmocka_unit_test(test_add_random),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, lanes_teardown);
 }

@@ -119,6 +119,21 @@ static void test_array_ragged_shapes_4x6(void **state)
 	check_shapes(((struct fixture *)*state)->a4x6, shapes, sizeof(shapes) / sizeof(shapes[0]));
 }
 
+/* Random shapes up to a few tiles each way, accumulating or not, on both
+ * arrays (the 4x6 one pipelined as on boards). FTPU_FULL runs ten times more. */
+static void test_array_random_shapes(void **state)
+{
+	struct fixture *fx = *state;
+	struct rng r = { ftpu_test_seed() ^ 0xA11 };
+	int n = ftpu_test_full() ? 400 : 40;
+	for (int i = 0; i < n; i++) {
+		struct ftpu_sim *sim = (i & 1) ? fx->a4x6 : fx->a16;
+		size_t M = 1 + rng_below(&r, 70), K = 1 + rng_below(&r, 70);
+		size_t N = 1 + rng_below(&r, 70);
+		run_case(sim, M, K, N, rng_below(&r, 2), 20, rng_next(&r));
+	}
+}
+
 /* NaN, Inf, zeros and extremes in a quarter of all operands: canonical NaN,
  * signed zeros and overflow must survive the array exactly. */
 static void test_array_special_values(void **state)
@@ -202,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_array_ragged_shapes_16x16),
 		cmocka_unit_test(test_array_ragged_shapes_4x6),
+		cmocka_unit_test(test_array_random_shapes),
 		cmocka_unit_test(test_array_special_values),
 		cmocka_unit_test(test_array_negative_zero_survives_padding),
 		cmocka_unit_test(test_array_cycles_match_schedule),

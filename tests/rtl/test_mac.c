@@ -21,20 +21,7 @@ static uint32_t ref_step(uint32_t acc, uint32_t a, uint32_t b)
 
 static int setup(void **state)
 {
-	static struct lanes_checker c;
-	c = (struct lanes_checker){ .ref = ref_step, .unit = "mac" };
-	c.sim = ftpu_sim_open_mac_lanes(NULL);
-	if (!c.sim || ftpu_sim_lanes(c.sim) > LANES_MAX)
-		return -1;
-	*state = &c;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct lanes_checker *c = *state;
-	ftpu_sim_close(c->sim);
-	return 0;
+	return lanes_setup(state, ftpu_sim_open_mac_lanes, ref_step, "mac");
 }
 
 static void test_mac_special_operands(void **state)
@@ -77,5 +64,5 @@ int main(void)
 		cmocka_unit_test(test_mac_special_operands),
 		cmocka_unit_test(test_mac_random),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, lanes_teardown);
 }

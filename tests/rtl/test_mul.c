@@ -24,20 +24,7 @@ static uint32_t ref_mul(uint32_t x, uint32_t y, uint32_t z)
 
 static int setup(void **state)
 {
-	static struct lanes_checker c;
-	c = (struct lanes_checker){ .ref = ref_mul, .unit = "mul" };
-	c.sim = ftpu_sim_open_mul_lanes(NULL);
-	if (!c.sim || ftpu_sim_lanes(c.sim) > LANES_MAX)
-		return -1;
-	*state = &c;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct lanes_checker *c = *state;
-	ftpu_sim_close(c->sim);
-	return 0;
+	return lanes_setup(state, ftpu_sim_open_mul_lanes, ref_mul, "mul");
 }
 
 static void test_mul_special_classes(void **state)
@@ -131,5 +118,5 @@ int main(void)
 		cmocka_unit_test(test_mul_random),
 		cmocka_unit_test(test_mul_exhaustive),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, lanes_teardown);
 }
