@@ -11,8 +11,11 @@
 .DEFAULT_GOAL := test
 SHELL := /bin/bash
 
-BUILD ?= build
 TRACE ?= 0
+# Traced builds (models, tests, examples) live apart, so switching TRACE
+# never leaves a binary linked against the other kind of model.
+BUILD ?= build$(if $(filter 1,$(TRACE)),/trace)
+WAVES ?= build/waves
 JOBS ?= $(shell nproc)
 
 CC ?= gcc
@@ -65,17 +68,17 @@ TESTS := $(HOST_TESTS) $(RTL_TESTS)
 
 # TRACE=1: tests that open array models write FST waves here.
 ifeq ($(TRACE),1)
-export FTPU_TRACE_DIR := $(abspath $(BUILD)/waves)
+export FTPU_TRACE_DIR := $(abspath $(WAVES))
 endif
 
 test: $(TESTS) lint
-	@mkdir -p $(BUILD)/waves
+	@mkdir -p $(WAVES)
 	@bash scripts/run-tests.sh $(TESTS)
 
 # One test by name: make test-test_array (add TRACE=1 for waves).
 test_binary = $(filter %/$(1),$(TESTS))
 test-%: $$(call test_binary,$$*)
-	@mkdir -p $(BUILD)/waves
+	@mkdir -p $(WAVES)
 	@bash scripts/run-tests.sh $<
 
 # Long sweeps: each test binary runs its full variant when FTPU_FULL=1.
@@ -93,8 +96,8 @@ $(EXAMPLES): $(BUILD)/examples/%: $(BUILD)/examples/%.o $$(call model_libs,$$($$
 	$(CXX) $< $(call model_link,$($*_MODELS)) $(LIBFTPU) -o $@ -lz -lpthread $(LDLIBS)
 
 demo: $(BUILD)/examples/array_demo
-	@mkdir -p $(BUILD)/waves
-	$< 128 784 128 $(if $(filter 1,$(TRACE)),$(BUILD)/waves/array_demo.fst)
+	@mkdir -p $(WAVES)
+	$< $(if $(filter 1,$(TRACE)),32 64 32 $(WAVES)/array_demo.fst,128 784 128)
 
 bench: $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; echo; done

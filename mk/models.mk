@@ -9,7 +9,7 @@ VERILATOR ?= verilator
 # (bench/bench_sim_speed.c); the shims and runtime stay with $(CXX).
 MODEL_CXX ?= clang++
 VINC := /usr/share/verilator/include
-SIM_DIR := $(BUILD)/sim$(if $(filter 1,$(TRACE)),-trace)
+SIM_DIR := $(BUILD)/sim
 VFLAGS_COMMON := --cc -Wall -Wno-fatal --x-assign fast --x-initial fast -O3 \
 	-Irtl/include -Irtl/core \
 	$(if $(filter 1,$(TRACE)),--trace-fst) \
