@@ -20,8 +20,8 @@ struct Array : ftpu::Model<FTPU_VCLASS> {
 		d->rows = kRows;
 		d->cols = kCols;
 		d->row_delay = kRowDelay;
-		d->latency = kRows * kRowDelay + kCols + 1; // ftpu_systolic_array
-
+		// ftpu_systolic_array's Latency
+		d->latency = kRows * kRowDelay + kCols + 1;
 		return true;
 	}
 

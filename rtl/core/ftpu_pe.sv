@@ -6,16 +6,17 @@
 // switch per datum with no bubble. The exact bf16 product is registered,
 // then added to the partial sum from above in RowDelay cycles:
 //
-//   cycle t:   act_q (from the left)        -> prod_q = act_q * w[sel_q]
-//   cycle t+1: psum_i (from the PE above)   -> adder (AddCuts pipeline cuts)
-//   cycle t+RowDelay: psum_q = psum_i + prod_q
+//   cycle t:              act_q (from the left) -> prod_q = act_q * w[sel_q]
+//   cycle t+1:            prod_q and psum_i (from the PE above) enter the adder
+//   cycle t+1+RowDelay:   psum_q = psum_i + prod_q
 //
-// so a PE's partial sum reaches the PE below RowDelay cycles after the
-// activation reaches it: the array's input skew is RowDelay cycles per row.
+// where RowDelay = 1 + popcount(AddCuts). The PE below needs this sum one
+// cycle after its own act_q, so its activation must arrive RowDelay cycles
+// after ours: the array's input skew is RowDelay cycles per row.
 module ftpu_pe #(
-  // Pipeline registers inside the fp32 adder (ftpu_fp32_add); the default
-  // cuts it into four steps so that the iCE40UP5K meets its clock target.
-  // RowDelay = 1 + popcount(AddCuts).
+  // Pipeline registers inside the fp32 adder (ftpu_fp32_add, a 3-bit
+  // mask); the default cuts it into four steps so that the iCE40UP5K meets
+  // its clock target (docs/synth.md).
   parameter int unsigned AddCuts = 32'b111
 ) (
   input  logic        clk_i,
