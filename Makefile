@@ -24,7 +24,7 @@ OPT ?= -O2
 # -ffp-contract=off: a fused multiply-add would skip the FTZ of the product
 # and break the numeric contract (docs/numerics.md).
 CFLAGS_BASE := -std=c11 $(OPT) -g -Wall -Wextra -Werror -ffp-contract=off \
-	-fno-fast-math -D_GNU_SOURCE -Ihost-lib/include -Ihost-lib/src -Isim
+	-fno-fast-math -D_GNU_SOURCE -Ihost-lib/include -Ihost-lib/src -Idriver -Isim
 CFLAGS += $(CFLAGS_BASE)
 LDLIBS += -lm
 
@@ -36,7 +36,7 @@ $(DEPS_STAMP): scripts/deps.sh
 deps: $(DEPS_STAMP)
 
 # --- host library -----------------------------------------------------------
-LIB_SRCS := $(wildcard host-lib/src/*.c)
+LIB_SRCS := $(wildcard host-lib/src/*.c driver/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBFTPU := $(BUILD)/host-lib/libftpu.a
 
@@ -56,7 +56,7 @@ HOST_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard tests/host/test_*.c))
 RTL_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard tests/rtl/test_*.c))
 
 $(HOST_TESTS): $(BUILD)/tests/host/%: $(BUILD)/tests/host/%.o $(LIBFTPU)
-	$(CC) $(CFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) $^ -o $@ -lcmocka -lz $(LDLIBS)
 
 # An RTL test links the models named in its <test>_MODELS variable.
 .SECONDEXPANSION:

@@ -1,21 +1,30 @@
 # make lint: verilator -Wall on every top (waivers in rtl/lint.vlt, each with
 # its reason) and a Yosys read of every RTL file, as synthesis will see them.
-LINT_TOPS := ftpu_systolic_array ftpu_pe
+RTL_LINK := $(wildcard rtl/link/*.sv)
+RTL_ALL := $(RTL_CORE) $(RTL_LINK)
+# top module : sources it needs
+LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_link_rx:link ftpu_link_tx:link
 LINT_STAMP := $(BUILD)/lint/ok
+lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(RTL_LINK))
 
-$(LINT_STAMP): $(RTL_CORE) sim/tops/ftpu_lanes.sv $(wildcard rtl/*.vlt) | $(DEPS_STAMP)
+$(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	@set -e; for top in $(LINT_TOPS); do \
-		echo "lint: verilator -Wall $$top"; \
-		$(VERILATOR) --lint-only -Wall -Irtl/include -Irtl/core $(wildcard rtl/*.vlt) \
-			--top-module $$top $(RTL_CORE); \
-	done
-	@for u in 0 1 2; do \
-		$(VERILATOR) --lint-only -Wall -Irtl/core --top-module ftpu_lanes -GUnit=$$u \
-			$(RTL_CORE) sim/tops/ftpu_lanes.sv || exit 1; \
-	done
-	@echo "lint: yosys read_verilog -sv of rtl/core"
-	@yosys -q -p "read_verilog -sv -Irtl/include $(RTL_CORE); hierarchy -check -top ftpu_systolic_array; proc" \
+	@set -e; $(foreach t,$(LINT_TOPS), \
+		echo "lint: verilator -Wall $(word 1,$(subst :, ,$(t)))"; \
+		$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) \
+			--top-module $(word 1,$(subst :, ,$(t))) \
+			$(call lint_srcs,$(word 2,$(subst :, ,$(t))));)
+	@echo "lint: verilator -Wall on the test tops in sim/tops"
+	@set -e; for u in 0 1 2; do \
+		$(VERILATOR) --lint-only -Wall --top-module ftpu_lanes -GUnit=$$u \
+			$(RTL_CORE) sim/tops/ftpu_lanes.sv; \
+	done; \
+	$(VERILATOR) --lint-only -Wall --top-module ftpu_link_loop $(RTL_LINK) sim/tops/ftpu_link_loop.sv
+	@echo "lint: yosys read_verilog -sv of rtl/"
+	@yosys -q -p "read_verilog -sv -Irtl/include $(RTL_ALL); \
+		hierarchy -check -top ftpu_systolic_array; proc; \
+		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
+		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc" \
 		> $(BUILD)/lint/yosys.log 2>&1 || { cat $(BUILD)/lint/yosys.log; exit 1; }
 	@touch $@
 

@@ -58,6 +58,16 @@ $(eval $(call array_model,4,6,$(BOARD_ADD_CUTS)))
 
 MODELS := mul_lanes add_lanes mac_lanes array_16x16 array_8x8 array_4x6
 
+# The link layer: receiver and transmitter side by side (sim/tops/), with a
+# receive buffer that holds two largest frames.
+LINK_DEPTH := 8192
+link_loop_TOP := ftpu_link_loop
+link_loop_SRCS := $(wildcard rtl/link/*.sv) sim/tops/ftpu_link_loop.sv
+link_loop_VFLAGS := -GDepth=$(LINK_DEPTH)
+link_loop_SHIM := sim/link_shim.cpp
+link_loop_SHIMFLAGS := -DFTPU_LINK_DEPTH=$(LINK_DEPTH)
+MODELS += link_loop
+
 model_lib = $(SIM_DIR)/$(1)/V$(1)__ALL.a
 model_shim = $(SIM_DIR)/$(1)/shim.o
 model_libs = $(foreach m,$(1),$(call model_lib,$(m)) $(call model_shim,$(m))) \
@@ -111,3 +121,4 @@ test_mac_MODELS := mac_lanes
 test_array_MODELS := array_16x16 array_4x6
 bench_sim_speed_MODELS := array_16x16 array_8x8
 array_demo_MODELS := array_16x16
+test_link_rtl_MODELS := link_loop

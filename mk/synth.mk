@@ -16,7 +16,7 @@ NEXTPNR_ICE40 ?= nextpnr-ice40
 SYNTH_DIR := $(BUILD)/synth
 SYNTH_INC ?= rtl/include
 # Packages first: Yosys 0.23 has no `import`, so pkg::X needs pkg read before.
-SYNTH_SRCS ?= $(filter %_pkg.sv,$(RTL_CORE)) $(filter-out %_pkg.sv,$(RTL_CORE))
+SYNTH_SRCS ?= $(filter %_pkg.sv,$(RTL_ALL)) $(filter-out %_pkg.sv,$(RTL_ALL))
 
 define synth_design
 SYNTH_DESIGNS += $(1)
@@ -26,6 +26,9 @@ endef
 SYNTH_DESIGNS :=
 $(eval $(call synth_design,pe,ftpu_pe,))
 $(eval $(call synth_design,array4x4,ftpu_systolic_array,Rows=4 Cols=4))
+# The link layer, with a receive buffer of 2048 words (16 iCE40 BRAMs).
+$(eval $(call synth_design,link_rx,ftpu_link_rx,Depth=2048))
+$(eval $(call synth_design,link_tx,ftpu_link_tx,))
 
 SYNTH_FAMILIES := ice40 ecp5 xc7
 # -abc9: the default ABC script's lutpack step asserts on the array in

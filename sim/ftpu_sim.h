@@ -82,6 +82,58 @@ void ftpu_sim_array_cycle(struct ftpu_sim *sim, const struct ftpu_array_in *in,
 /* Clock cycles simulated since open. */
 uint64_t ftpu_sim_cycles(const struct ftpu_sim *sim);
 
+/* --- link layer (rtl/link/, sim/tops/ftpu_link_loop.sv) --- */
+
+/* ftpu_link_rx and ftpu_link_tx side by side; in loop mode the receive
+ * buffer feeds the transmitter, each frame re-typed RESPONSE. */
+struct ftpu_sim *ftpu_sim_open_link_loop(const char *trace_path);
+
+/* One clock cycle of a link model: the inputs, then the outputs, which
+ * ftpu_sim_link_cycle() samples before the clock edge. A transfer happens
+ * on an interface when its valid and ready are both true in one cycle. */
+struct ftpu_sim_link_io {
+	/* inputs */
+	bool loop; /* tx takes rx's frames (rx_out_ready, tx_valid ignored) */
+	bool rx_valid; /* rx_byte is offered to the receiver */
+	uint8_t rx_byte;
+	bool rx_out_ready; /* the receive buffer's reader takes a word */
+	bool err_ready; /* the error consumer takes a report */
+	bool tx_valid; /* tx_word is offered to the transmitter */
+	uint32_t tx_word;
+	bool tx_out_ready; /* the link takes a byte from the transmitter */
+	/* outputs */
+	bool rx_ready;
+	bool rx_out_valid;
+	uint32_t rx_out_word;
+	uint32_t credit; /* free receive-buffer words */
+	bool err_valid;
+	uint8_t err_code; /* enum ftpu_link_err */
+	uint16_t err_seq; /* 0xFFFF when unreadable */
+	uint8_t err_type; /* 0xFF when unreadable */
+	bool tx_ready;
+	bool tx_out_valid;
+	uint8_t tx_out_byte;
+};
+
+/* The receiver's counters (32 bits, wrapping). */
+struct ftpu_sim_link_stats {
+	uint32_t frames_ok; /* frames committed to the receive buffer */
+	uint32_t bytes_skipped; /* hunt bytes that began no good header */
+	uint32_t errors[6]; /* by enum ftpu_link_err code; [0] unused */
+	uint32_t err_lost; /* errors not reported: the consumer was busy */
+};
+
+/* Words of the receive buffer; 0 if sim is not a link model. */
+unsigned ftpu_sim_link_capacity(const struct ftpu_sim *sim);
+
+/* Runs one clock cycle with io's inputs and fills its outputs. False
+ * (nothing run) if sim is not a link model. */
+bool ftpu_sim_link_cycle(struct ftpu_sim *sim, struct ftpu_sim_link_io *io);
+
+/* Reads the receiver's counters; false if sim is not a link model. */
+bool ftpu_sim_link_get_stats(const struct ftpu_sim *sim,
+			     struct ftpu_sim_link_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,4 +46,19 @@ uint64_t ftpu_sim_cycles(const ftpu_sim *sim)
 	return sim->cycles;
 }
 
+unsigned ftpu_sim_link_capacity(const ftpu_sim *sim)
+{
+	return sim ? sim->link_capacity() : 0;
+}
+
+bool ftpu_sim_link_cycle(ftpu_sim *sim, ftpu_sim_link_io *io)
+{
+	return sim && io && sim->link_cycle(io);
+}
+
+bool ftpu_sim_link_get_stats(const ftpu_sim *sim, ftpu_sim_link_stats *stats)
+{
+	return sim && stats && sim->link_stats(stats);
+}
+
 } // extern "C"

@@ -20,6 +20,9 @@ struct ftpu_sim {
 	virtual bool array_dims(ftpu_array_dims *) const { return false; }
 	virtual void reset(unsigned) {}
 	virtual void array_cycle(const ftpu_array_in *, bool *, uint32_t *) {}
+	virtual unsigned link_capacity() const { return 0; }
+	virtual bool link_cycle(ftpu_sim_link_io *) { return false; }
+	virtual bool link_stats(ftpu_sim_link_stats *) const { return false; }
 	uint64_t cycles = 0;
 };
 

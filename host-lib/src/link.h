@@ -21,22 +21,31 @@
 #define FTPU_LINK_VERSION_MAJOR 1
 #define FTPU_LINK_VERSION_MINOR 0
 
-#define FTPU_LINK_SYNC 0x55505446u /* bytes 'F','T','P','U' on the wire */
-#define FTPU_LINK_HEADER_BYTES 16u /* SYNC, w1, w2, HCRC */
+#define FTPU_LINK_SYNC 0x55505446u  /* bytes 'F','T','P','U' on the wire */
+#define FTPU_LINK_HEADER_BYTES 16u  /* SYNC, w1, w2, HCRC */
 #define FTPU_LINK_MAX_PAYLOAD 4096u /* payload words; more is BAD_LENGTH */
-#define FTPU_LINK_MAX_CONTROL 16u /* CONTROL payload words a device takes */
-/* Bytes on the wire of a frame with n payload words: header, payload, PCRC. */
+#define FTPU_LINK_MAX_CONTROL 16u   /* CONTROL payload words a device takes */
+/*
+ * Bytes on the wire of a frame with n payload words: header, payload, PCRC.
+ * HCRC = CRC-32 of w0..w2; PCRC = CRC-32 of w0..w2 followed by the payload,
+ * i.e. ftpu_crc32_update(HCRC, payload bytes, 4 n).
+ */
 #define FTPU_LINK_FRAME_BYTES(n) (4u * ((unsigned)(n) + 5u))
 #define FTPU_LINK_MAX_FRAME_BYTES FTPU_LINK_FRAME_BYTES(FTPU_LINK_MAX_PAYLOAD)
-/* ERROR payload: the seq or type of a frame whose header was unreadable. */
+/* struct ftpu_link_error: seq or type of a frame whose header was
+ * unreadable. On the wire, ERROR payload words w1 and w2 carry it as
+ * FTPU_LINK_SEQ_UNKNOWN and FTPU_LINK_TYPE_UNKNOWN. */
 #define FTPU_LINK_UNKNOWN 0xFFFFFFFFu
+#define FTPU_LINK_SEQ_UNKNOWN 0xFFFFu
+#define FTPU_LINK_TYPE_UNKNOWN 0xFFu
 
-/* Header w1: type[7:0] | flags[15:8] | seq[31:16]; w2: len[15:0] | credit[31:16]. */
-#define FTPU_LINK_W1(type, flags, seq)                                 \
-	(((uint32_t)(type) & 0xffu) | ((uint32_t)(flags) & 0xffu) << 8 |  \
-	 ((uint32_t)(seq) & 0xffffu) << 16)
-#define FTPU_LINK_W2(len, credit) \
-	(((uint32_t)(len) & 0xffffu) | ((uint32_t)(credit) & 0xffffu) << 16)
+/* Header words: w1 = type[7:0] | flags[15:8] | seq[31:16],
+ * w2 = len[15:0] | credit[31:16]. */
+#define FTPU_LINK_W1(type, flags, seq)                                         \
+	(((uint32_t)(type)&0xffu) | ((uint32_t)(flags)&0xffu) << 8 |           \
+	 ((uint32_t)(seq)&0xffffu) << 16)
+#define FTPU_LINK_W2(len, credit)                                              \
+	(((uint32_t)(len)&0xffffu) | ((uint32_t)(credit)&0xffffu) << 16)
 
 enum ftpu_link_type {
 	FTPU_LINK_CONTROL = 0x01, /* host -> device */
@@ -71,9 +80,9 @@ enum ftpu_link_op {
 /* RESPONSE payload word 1. */
 enum ftpu_link_resp_status {
 	FTPU_LINK_RESP_OK = 0,
-	FTPU_LINK_RESP_UNKNOWN_OP = 1, /* op not implemented by this device */
+	FTPU_LINK_RESP_UNKNOWN_OP = 1,	/* op not implemented by this device */
 	FTPU_LINK_RESP_BAD_REQUEST = 2, /* wrong number of request words */
-	FTPU_LINK_RESP_FAILED = 3, /* the op was understood but failed */
+	FTPU_LINK_RESP_FAILED = 3,	/* the op was understood but failed */
 };
 
 /* INFO response: (key, value) word pairs after op and status. */
@@ -111,10 +120,11 @@ enum ftpu_link_counter {
 
 /* STATUS response words after op and status. */
 enum ftpu_link_status_word {
-	FTPU_LINK_STATUS_STATE = 0, /* enum ftpu_link_dev_state */
-	FTPU_LINK_STATUS_FREE_WORDS, /* free receive-buffer words, unsaturated */
+	FTPU_LINK_STATUS_STATE = 0,    /* enum ftpu_link_dev_state */
+	FTPU_LINK_STATUS_FREE_WORDS,   /* free receive-buffer words, unsaturated
+					*/
 	FTPU_LINK_STATUS_QUEUED_WORDS, /* PROGRAM words waiting */
-	FTPU_LINK_STATUS_FAULTS, /* faults recorded since RESET */
+	FTPU_LINK_STATUS_FAULTS,       /* faults recorded since RESET */
 	FTPU_LINK_STATUS_COUNT
 };
 
@@ -126,7 +136,7 @@ enum ftpu_link_dev_state {
 
 /* EVENT payload word 0. */
 enum ftpu_link_event {
-	FTPU_LINK_EVENT_SYNC = 1, /* w1 = tag */
+	FTPU_LINK_EVENT_SYNC = 1,  /* w1 = tag */
 	FTPU_LINK_EVENT_FAULT = 2, /* w1 = pc, w2 = fault code, w3 = instr */
 };
 
@@ -153,6 +163,12 @@ const char *ftpu_link_err_name(unsigned int code);
  */
 int ftpu_link_encode(unsigned int type, uint16_t seq, uint16_t credit,
 		     const uint32_t *payload, size_t n, void *out, size_t cap);
+
+/* ftpu_link_encode with the reserved flags byte set (tests of receivers,
+ * which must ignore it). Also FTPU_ERR_INVALID when flags > 0xff. */
+int ftpu_link_encode_flags(unsigned int type, unsigned int flags, uint16_t seq,
+			   uint16_t credit, const uint32_t *payload, size_t n,
+			   void *out, size_t cap);
 
 /* Little-endian word access for byte buffers. */
 static inline uint32_t ftpu_link_get_le32(const uint8_t *p)
@@ -185,7 +201,8 @@ int ftpu_link_info_get(const uint32_t *payload, size_t n, uint32_t key,
  * and is valid only during the callback. */
 struct ftpu_link_frame {
 	uint8_t type;
-	uint8_t flags; /* reserved: delivered as received, 0 from conforming senders */
+	uint8_t flags; /* reserved: delivered as received, 0 from conforming
+			  senders */
 	uint16_t seq;
 	uint16_t credit;
 	uint16_t len; /* payload words */
@@ -198,6 +215,13 @@ struct ftpu_link_error {
 	unsigned int code; /* enum ftpu_link_err */
 	uint32_t seq;
 	uint32_t type;
+};
+
+/* Which frame types a receiver takes; the others are UNKNOWN_TYPE. */
+enum ftpu_link_role {
+	FTPU_LINK_ROLE_ANY = 0, /* all six types (tests, loopback, sniffers) */
+	FTPU_LINK_ROLE_DEVICE = 1, /* CONTROL, PROGRAM */
+	FTPU_LINK_ROLE_HOST = 2,   /* RESPONSE, DATA, EVENT, ERROR */
 };
 
 /* A header that passed its checks and the receiver's own length and type
@@ -213,9 +237,11 @@ struct ftpu_link_header {
 /*
  * Callbacks of ftpu_link_rx_push; each may be NULL. admit decides on a good
  * header before its payload arrives: return 0 to receive the frame, or an
- * enum ftpu_link_err code (a device: UNKNOWN_TYPE for a type not meant for
- * it, OVERFLOW when len exceeds its credit) to report that error and skip
- * the whole frame. Callbacks must not push into the same receiver.
+ * enum ftpu_link_err code to report that error and skip the whole frame (a
+ * device: OVERFLOW when a PROGRAM frame exceeds its free words or a CONTROL
+ * frame its mailbox, docs/protocol.md §6); other non-zero values count as
+ * OVERFLOW. Callbacks may read the receiver (ftpu_link_rx_ack, stats) but
+ * must not push into it, time it out or reset it.
  */
 struct ftpu_link_rx_cb {
 	int (*admit)(void *ctx, const struct ftpu_link_header *h);
@@ -225,8 +251,8 @@ struct ftpu_link_rx_cb {
 };
 
 struct ftpu_link_stats {
-	uint64_t bytes_in; /* every byte pushed */
-	uint64_t bytes_ok; /* bytes of delivered frames */
+	uint64_t bytes_in;	/* every byte pushed */
+	uint64_t bytes_ok;	/* bytes of delivered frames */
 	uint64_t bytes_skipped; /* discarded while searching for SYNC */
 	uint64_t bytes_dropped; /* of frames dropped after a good header */
 	uint64_t frames_ok;
@@ -239,24 +265,36 @@ struct ftpu_link_stats {
 struct ftpu_link_rx {
 	struct ftpu_link_stats stats;
 	uint32_t *buf; /* payload words, caller's */
-	size_t cap; /* words in buf */
+	size_t cap;    /* words in buf */
+	int role;      /* enum ftpu_link_role */
+	int32_t ack;   /* see ftpu_link_rx_ack() */
 	int state;
 	unsigned int hlen; /* bytes in hdr */
 	uint8_t hdr[FTPU_LINK_HEADER_BYTES];
 	struct ftpu_link_header h; /* of the frame being received */
-	uint32_t todo; /* payload + PCRC bytes still to come */
-	uint32_t got; /* payload + PCRC bytes received */
-	uint32_t crc; /* running payload CRC */
-	uint32_t word; /* partial word being assembled */
+	uint32_t todo;		   /* payload + PCRC bytes still to come */
+	uint32_t got;		   /* payload + PCRC bytes received */
+	uint32_t crc;		   /* running PCRC, seeded with the HCRC */
+	uint32_t word;		   /* partial word being assembled */
 };
 
 /*
  * Initializes rx to search for a frame, with buf (cap words, not written
  * outside) to receive payloads: frames longer than cap (and at most
- * FTPU_LINK_MAX_PAYLOAD) are reported as OVERFLOW and skipped. Returns
- * FTPU_ERR_INVALID when rx is NULL or buf is NULL with cap > 0.
+ * FTPU_LINK_MAX_PAYLOAD) are reported as OVERFLOW and skipped. The role is
+ * FTPU_LINK_ROLE_ANY. Returns FTPU_ERR_INVALID when rx is NULL or buf is
+ * NULL with cap > 0.
  */
 int ftpu_link_rx_init(struct ftpu_link_rx *rx, uint32_t *buf, size_t cap);
+
+/* Sets which types rx takes (docs/protocol.md §3). Returns
+ * FTPU_ERR_INVALID for a NULL rx or an unknown role. */
+int ftpu_link_rx_set_role(struct ftpu_link_rx *rx, enum ftpu_link_role role);
+
+/* The seq of the last frame rx finished with a valid header (accepted, or
+ * dropped with an error), -1 before any: a device's acknowledged seq
+ * (docs/protocol.md §5). -1 for NULL. */
+int32_t ftpu_link_rx_ack(const struct ftpu_link_rx *rx);
 
 /*
  * Feeds n received bytes; calls cb->frame for every good frame and

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_link_rx: the link receiver. Bytes in, checked frames out as words of a
+// receive buffer; the same frames and errors as ftpu_link_rx_push() in
+// host-lib/src/link.c for the same bytes.
+//
+// Input: one byte per cycle, always ready (in_ready_o is 1): nothing in here
+// ever stalls the link. There is no timeout (ftpu_link_rx_timeout() has no
+// counterpart here): a frame cut short takes the bytes that come next as its
+// own and fails its PCRC, and the hunt resumes after it.
+//
+// Hunting. The last 16 hunt bytes sit in a shift register, win_q, and every
+// byte that enters it is checked as the last byte of a header whose SYNC
+// starts 15 bytes earlier: SYNC at the window start, HCRC equal to the CRC of
+// window bytes 0..11, len at most MaxPayload. That CRC is a rolling CRC:
+// CRC-32 without its init and final inversions is linear, so the raw CRC of
+// bytes 0..11 follows the window with one byte step for the byte entering
+// the 12-byte span and a constant 8-to-32-bit map cancelling the byte that
+// leaves it (RollOut*, below); the inversions add the constant Crc12Zeros.
+// So every candidate SYNC position, including the 15 inside a header that
+// failed, is checked exactly once, in stream order, as its 16th byte comes
+// in: a failed candidate loses only its first byte (it leaves the window
+// with the next byte) and the search goes on inside the rest, without
+// re-reading anything. Bytes that leave a full window count as skipped.
+// fill_q counts the window's bytes since the hunt (re)started, so bytes of
+// the previous frame never form a candidate.
+//
+// A good header, then:
+//   type outside [TypeFirst, TypeLast]   UNKNOWN_TYPE, skip len words + PCRC
+//   len + 2 > credit_o (the free words)  OVERFLOW, skip the same way
+//   otherwise                            receive the frame into the buffer
+// (a sender that exceeds its credit is at fault: the receiver never waits
+// for space.) A bad HCRC is BAD_HEADER_CRC (seq and type unknown, 16'hFFFF
+// and 8'hFF); a good HCRC with len > MaxPayload is BAD_LENGTH; both give up
+// only the candidate's first byte, as above.
+//
+// Receive buffer: a FIFO of Depth 32-bit words (Depth a power of two) in one
+// memory with one write and one read port. A frame is written as w1
+// ({seq, flags, type}), w2 ({credit, len}) and its len payload words after
+// the committed words, and becomes visible to the reader only when its PCRC
+// (the CRC-32 of w0..w2 and the payload, i.e. the HCRC carried on over the
+// payload bytes) checks: commit_q moves to the write pointer. On a bad PCRC
+// the writes are rolled back and BAD_PAYLOAD_CRC is reported. A frame takes
+// len + 2 words. credit_o = Depth - unread words, where unread words are the
+// committed words not yet taken, including the one shown on out_data_o;
+// words of a frame still arriving are not counted (they cannot exceed
+// credit_o).
+//
+// Errors: one report register (err_*_o). An error that finds it still full
+// (err_valid_o && !err_ready_i) is not reported but counted in err_lost_o;
+// err_count_o counts every error by code either way. At most one error
+// arises per input byte.
+//
+// Counters: free-running, wrapping at 2^CntW (read them as differences):
+// frames_ok_o (frames committed), bytes_skipped_o (hunt bytes that started
+// no good header), err_count_o (code c in bits [(c-1)*CntW +: CntW]),
+// err_lost_o.
+module ftpu_link_rx #(
+  parameter int         Depth      = 8192,
+  parameter int         MaxPayload = 4096,
+  parameter logic [7:0] TypeFirst  = 8'h01,
+  parameter logic [7:0] TypeLast   = 8'h02,
+  parameter int         CntW       = 32
+) (
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  // bytes from the link
+  input  logic                         in_valid_i,
+  output logic                         in_ready_o,
+  input  logic [7:0]                   in_data_i,
+  // receive buffer: w1, w2, payload of each good frame
+  output logic                         out_valid_o,
+  input  logic                         out_ready_i,
+  output logic [31:0]                  out_data_o,
+  output logic [$clog2(Depth+1)-1:0]   credit_o,
+  // error reports
+  output logic                         err_valid_o,
+  input  logic                         err_ready_i,
+  output logic [2:0]                   err_code_o,
+  output logic [15:0]                  err_seq_o,
+  output logic [7:0]                   err_type_o,
+  // statistics
+  output logic [CntW-1:0]              frames_ok_o,
+  output logic [CntW-1:0]              bytes_skipped_o,
+  output logic [5*CntW-1:0]            err_count_o,  // codes 1..5
+  output logic [CntW-1:0]              err_lost_o
+);
+  localparam int AddrW = $clog2(Depth);
+  localparam int PtrW = AddrW + 1;  // one more bit tells full from empty
+  localparam int CreditW = $clog2(Depth + 1);
+  localparam int TodoW = $clog2(4 * MaxPayload + 5);
+  // The frame format (host-lib/src/link.h, docs/protocol.md).
+  localparam logic [31:0] Sync = 32'h5550_5446;  // 'F','T','P','U'
+  localparam logic [2:0]  ErrBadHeaderCrc  = 3'd1;
+  localparam logic [2:0]  ErrBadPayloadCrc = 3'd2;
+  localparam logic [2:0]  ErrBadLength     = 3'd3;
+  localparam logic [2:0]  ErrUnknownType   = 3'd4;
+  localparam logic [2:0]  ErrOverflow      = 3'd5;
+  localparam int          NumErr           = 5;
+  localparam logic [15:0] SeqUnknown  = 16'hFFFF;  // of an unreadable header
+  localparam logic [7:0]  TypeUnknown = 8'hFF;
+  // zlib crc32 of 12 zero bytes: the inversions' share of a 12-byte CRC.
+  localparam logic [31:0] Crc12Zeros = 32'h7BD5_C66F;
+  // Raw CRC of byte 1 << j followed by 12 zero bytes: what a byte still adds
+  // to the raw CRC when it leaves the 12-byte span.
+  localparam logic [31:0] RollOut0 = 32'hDD96_D985;
+  localparam logic [31:0] RollOut1 = 32'h605C_B54B;
+  localparam logic [31:0] RollOut2 = 32'hC0B9_6A96;
+  localparam logic [31:0] RollOut3 = 32'h5A03_D36D;
+  localparam logic [31:0] RollOut4 = 32'hB407_A6DA;
+  localparam logic [31:0] RollOut5 = 32'hB37E_4BF5;
+  localparam logic [31:0] RollOut6 = 32'hBD8D_91AB;
+  localparam logic [31:0] RollOut7 = 32'hA06A_2517;
+
+  if (Depth != 2 ** AddrW) begin : g_depth_check
+    $error("ftpu_link_rx: Depth must be a power of two");
+  end
+
+  typedef enum logic [1:0] {
+    StHunt,     // search for a header
+    StPayload,  // store payload words, check the PCRC
+    StSkip      // discard the payload and PCRC of a refused frame
+  } state_e;
+  state_e state_q, state_d;
+
+  // ---- hunt window ------------------------------------------------------
+  logic [127:0] win_q, win_sh;    // byte i at [8i +: 8], byte 0 the oldest
+  logic [31:0]  roll_q, roll_sh;  // raw CRC (init 0) of win_q bytes 0..11
+  logic [31:0]  roll_step, roll_out;
+  logic [4:0]   fill_q, fill_d;   // hunt bytes in win_q, up to 16
+  logic         hunt_shift;
+
+  assign hunt_shift = in_valid_i && state_q == StHunt;
+  assign win_sh = {in_data_i, win_q[127:8]};
+
+  ftpu_crc32_byte u_roll (
+    .crc_i (roll_q),
+    .data_i(win_q[103:96]),
+    .crc_o (roll_step)
+  );
+  assign roll_out = ({32{win_q[0]}} & RollOut0) ^ ({32{win_q[1]}} & RollOut1) ^
+                    ({32{win_q[2]}} & RollOut2) ^ ({32{win_q[3]}} & RollOut3) ^
+                    ({32{win_q[4]}} & RollOut4) ^ ({32{win_q[5]}} & RollOut5) ^
+                    ({32{win_q[6]}} & RollOut6) ^ ({32{win_q[7]}} & RollOut7);
+  assign roll_sh = roll_step ^ roll_out;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      win_q  <= '0;  // roll_q = 0 is the raw CRC of these zeros
+      roll_q <= '0;
+    end else if (hunt_shift) begin
+      win_q  <= win_sh;
+      roll_q <= roll_sh;
+    end
+  end
+
+  // The header that ends with this byte, if the window holds one.
+  logic [31:0] hdr_w1, hdr_w2;
+  logic [15:0] hdr_len;
+  logic [7:0]  hdr_type;
+  logic        candidate, hcrc_ok, len_ok, type_ok, fits;
+  assign hdr_w1   = win_sh[63:32];
+  assign hdr_w2   = win_sh[95:64];
+  assign hdr_len  = hdr_w2[15:0];
+  assign hdr_type = hdr_w1[7:0];
+  assign candidate = hunt_shift && fill_q >= 5'd15 && win_sh[31:0] == Sync;
+  assign hcrc_ok  = (roll_sh ^ Crc12Zeros) == win_sh[127:96];
+  assign len_ok   = 32'(hdr_len) <= 32'(MaxPayload);
+  assign type_ok  = hdr_type >= TypeFirst && hdr_type <= TypeLast;
+  assign fits     = 32'(hdr_len) + 32'd2 <= 32'(credit_o);
+
+  // ---- frame reception ------------------------------------------------------
+  logic [TodoW-1:0] todo_q, todo_d;  // payload + PCRC bytes still to come
+  logic [31:0]      crc_q, crc_d;    // raw CRC of w0..w2 and the payload so far
+  logic [31:0]      crc_step;
+  logic [31:0]      word_q, word_d;  // the last 4 bytes, newest at the top
+  logic [15:0]      seq_q;           // of the frame being received
+  logic [7:0]       type_q;
+  logic [31:0]      w2_q;
+  logic             len_pend_q;      // w2 is written the cycle after w1
+  logic             accept;          // a frame is admitted into the buffer
+
+  ftpu_crc32_byte u_pcrc (
+    .crc_i (crc_q),
+    .data_i(in_data_i),
+    .crc_o (crc_step)
+  );
+
+  // ---- buffer pointers (PtrW bits, wrapping) ------------------------------
+  logic [PtrW-1:0]  wptr_q, wptr_d;      // next word to write
+  logic [PtrW-1:0]  commit_q, commit_d;  // end of the committed words
+  logic [PtrW-1:0]  rptr_q;              // next word to read from memory
+  logic             out_valid_q;
+  logic [31:0]      out_data_q;
+  logic             we;
+  logic [31:0]      wdata;
+  logic             rd_issue;
+
+  // ---- events ---------------------------------------------------------------
+  logic        ev_valid, frame_ok, skipped;
+  logic [2:0]  ev_code;
+  logic [15:0] ev_seq;
+  logic [7:0]  ev_type;
+
+  always_comb begin
+    state_d  = state_q;
+    fill_d   = fill_q;
+    todo_d   = todo_q;
+    crc_d    = crc_q;
+    word_d   = word_q;
+    wptr_d   = wptr_q;
+    commit_d = commit_q;
+    accept   = 1'b0;
+    we       = 1'b0;
+    wdata    = w2_q;
+    ev_valid = 1'b0;
+    ev_code  = '0;
+    ev_seq   = SeqUnknown;
+    ev_type  = TypeUnknown;
+    frame_ok = 1'b0;
+    skipped  = 1'b0;
+    // w2 of the frame admitted last cycle; no payload word is due before
+    // four more bytes.
+    if (len_pend_q) begin
+      we     = 1'b1;
+      wptr_d = wptr_q + 1'b1;
+    end
+    unique case (state_q)
+      // Search for a header: one window check per byte.
+      StHunt: begin
+        if (in_valid_i) begin
+          skipped = fill_q == 5'd16;
+          fill_d  = skipped ? fill_q : fill_q + 1'b1;
+        end
+        if (candidate && !hcrc_ok) begin
+          ev_valid = 1'b1;
+          ev_code  = ErrBadHeaderCrc;
+        end else if (candidate) begin
+          ev_seq  = hdr_w1[31:16];
+          ev_type = hdr_type;
+          if (!len_ok) begin
+            ev_valid = 1'b1;
+            ev_code  = ErrBadLength;
+          end else begin
+            // A good header: its 16 bytes are taken, whatever follows.
+            fill_d = '0;
+            todo_d = TodoW'({hdr_len, 2'b00}) + TodoW'(4);
+            // PCRC continues the CRC of w0..w2: start from its raw register.
+            crc_d  = ~win_sh[127:96];
+            if (!type_ok || !fits) begin
+              ev_valid = 1'b1;
+              ev_code  = !type_ok ? ErrUnknownType : ErrOverflow;
+              state_d  = StSkip;
+            end else begin
+              accept  = 1'b1;
+              state_d = StPayload;
+              we      = 1'b1;
+              wdata   = hdr_w1;
+              wptr_d  = wptr_q + 1'b1;
+            end
+          end
+        end
+      end
+      // Store payload words, check the PCRC, then commit or roll back.
+      StPayload: begin
+        if (in_valid_i) begin
+          todo_d = todo_q - 1'b1;
+          word_d = {in_data_i, word_q[31:8]};
+          if (todo_q > TodoW'(4)) begin
+            crc_d = crc_step;
+            if (todo_q[1:0] == 2'd1) begin
+              we     = 1'b1;
+              wdata  = word_d;
+              wptr_d = wptr_q + 1'b1;
+            end
+          end else if (todo_q == TodoW'(1)) begin
+            state_d = StHunt;
+            if (word_d == ~crc_q) begin
+              commit_d = wptr_q;
+              frame_ok = 1'b1;
+            end else begin
+              wptr_d   = commit_q;
+              ev_valid = 1'b1;
+              ev_code  = ErrBadPayloadCrc;
+              ev_seq   = seq_q;
+              ev_type  = type_q;
+            end
+          end
+        end
+      end
+      // Discard the payload and PCRC of a refused frame.
+      StSkip: begin
+        if (in_valid_i) begin
+          todo_d = todo_q - 1'b1;
+          if (todo_q == TodoW'(1)) state_d = StHunt;
+        end
+      end
+      default: state_d = StHunt;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q    <= StHunt;
+      fill_q     <= '0;
+      todo_q     <= '0;
+      crc_q      <= '1;
+      word_q     <= '0;
+      seq_q      <= '0;
+      type_q     <= '0;
+      w2_q       <= '0;
+      len_pend_q <= 1'b0;
+      wptr_q     <= '0;
+      commit_q   <= '0;
+    end else begin
+      state_q    <= state_d;
+      fill_q     <= fill_d;
+      todo_q     <= todo_d;
+      crc_q      <= crc_d;
+      word_q     <= word_d;
+      len_pend_q <= accept;
+      wptr_q     <= wptr_d;
+      commit_q   <= commit_d;
+      if (accept) begin
+        seq_q  <= hdr_w1[31:16];
+        type_q <= hdr_type;
+        w2_q   <= hdr_w2;
+      end
+    end
+  end
+
+  // ---- buffer memory and reader ---------------------------------------------
+  // The output register is the memory's read register: a read is issued
+  // when it is empty or being taken, so words flow at one per cycle and
+  // out_data_o holds while out_valid_o && !out_ready_i. Reads only touch
+  // committed words and writes only words past them, never the same one.
+  logic [31:0] mem_q [Depth];
+
+  always_ff @(posedge clk_i) begin
+    if (we) mem_q[wptr_q[AddrW-1:0]] <= wdata;
+  end
+
+  assign rd_issue = commit_q != rptr_q && (!out_valid_q || out_ready_i);
+
+  always_ff @(posedge clk_i) begin
+    if (rd_issue) out_data_q <= mem_q[rptr_q[AddrW-1:0]];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rptr_q      <= '0;
+      out_valid_q <= 1'b0;
+    end else begin
+      if (rd_issue) rptr_q <= rptr_q + 1'b1;
+      if (rd_issue)         out_valid_q <= 1'b1;
+      else if (out_ready_i) out_valid_q <= 1'b0;
+    end
+  end
+
+  assign in_ready_o  = 1'b1;
+  assign out_valid_o = out_valid_q;
+  assign out_data_o  = out_data_q;
+  assign credit_o    = CreditW'(Depth) - CreditW'(commit_q - rptr_q) -
+                       CreditW'(out_valid_q);
+
+  // ---- error reports and counters -------------------------------------------
+  logic        err_valid_q;
+  logic [2:0]  err_code_q;
+  logic [15:0] err_seq_q;
+  logic [7:0]  err_type_q;
+  logic        err_load, err_lost;
+
+  assign err_load = ev_valid && (!err_valid_q || err_ready_i);
+  assign err_lost = ev_valid && err_valid_q && !err_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      err_valid_q <= 1'b0;
+      err_code_q  <= '0;
+      err_seq_q   <= '0;
+      err_type_q  <= '0;
+    end else if (err_load) begin
+      err_valid_q <= 1'b1;
+      err_code_q  <= ev_code;
+      err_seq_q   <= ev_seq;
+      err_type_q  <= ev_type;
+    end else if (err_ready_i) begin
+      err_valid_q <= 1'b0;
+    end
+  end
+
+  assign err_valid_o = err_valid_q;
+  assign err_code_o  = err_code_q;
+  assign err_seq_o   = err_seq_q;
+  assign err_type_o  = err_type_q;
+
+  logic [CntW-1:0] frames_ok_q, bytes_skipped_q, err_lost_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      frames_ok_q     <= '0;
+      bytes_skipped_q <= '0;
+      err_lost_q      <= '0;
+    end else begin
+      if (frame_ok) frames_ok_q <= frames_ok_q + 1'b1;
+      if (skipped)  bytes_skipped_q <= bytes_skipped_q + 1'b1;
+      if (err_lost) err_lost_q <= err_lost_q + 1'b1;
+    end
+  end
+  assign frames_ok_o     = frames_ok_q;
+  assign bytes_skipped_o = bytes_skipped_q;
+  assign err_lost_o      = err_lost_q;
+
+  for (genvar c = 1; c <= NumErr; c++) begin : g_err_count
+    logic [CntW-1:0] count_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)                           count_q <= '0;
+      else if (ev_valid && ev_code == 3'(c)) count_q <= count_q + 1'b1;
+    end
+    assign err_count_o[(c-1)*CntW +: CntW] = count_q;
+  end
+endmodule

@@ -1,0 +1,1163 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_link_rtl.c - the link layer RTL (rtl/link/ftpu_link_rx.sv,
+ * ftpu_link_tx.sv in sim/tops/ftpu_link_loop.sv) against the protocol's C
+ * reference (host-lib/src/link.c): ftpu_link_encode makes the frames, and
+ * the C receiver, fed the same bytes, says which frames and errors the RTL
+ * receiver must produce. The receiver must never stall its input, the
+ * handshakes must hold their data while not taken, and every run has a
+ * cycle budget.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../common/ftpu_test.h"
+#include "ftpu.h"
+#include "ftpu_sim.h"
+#include "link.h"
+
+/* The device's receiver takes CONTROL and PROGRAM (ftpu_link_rx TypeFirst,
+ * TypeLast); everything else with a good header is UNKNOWN_TYPE. */
+#define DEV_TYPE_FIRST FTPU_LINK_CONTROL
+#define DEV_TYPE_LAST FTPU_LINK_PROGRAM
+#define MAXP FTPU_LINK_MAX_PAYLOAD
+
+/* ---- growable arrays ----------------------------------------------------- */
+
+struct u8v {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+struct u32v {
+	uint32_t *p;
+	size_t n, cap;
+};
+
+/* An error report, as the RTL gives it (unknown seq/type all ones). */
+struct rerr {
+	unsigned code, seq, type;
+};
+
+struct errv {
+	struct rerr *p;
+	size_t n, cap;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	while (*cap < need)
+		*cap = *cap ? 2 * *cap : 256;
+	p = realloc(p, *cap * size);
+	assert_non_null(p);
+	return p;
+}
+
+static void u8_push(struct u8v *v, const void *src, size_t n)
+{
+	v->p = grow(v->p, &v->cap, v->n + n, 1);
+	memcpy(v->p + v->n, src, n);
+	v->n += n;
+}
+
+static void u32_push(struct u32v *v, uint32_t w)
+{
+	v->p = grow(v->p, &v->cap, v->n + 1, sizeof(*v->p));
+	v->p[v->n++] = w;
+}
+
+static void err_push(struct errv *v, unsigned code, unsigned seq, unsigned type)
+{
+	v->p = grow(v->p, &v->cap, v->n + 1, sizeof(*v->p));
+	v->p[v->n++] = (struct rerr){code, seq, type};
+}
+
+/* ---- frames -------------------------------------------------------------- */
+
+struct frame {
+	unsigned type, flags, seq, credit, len;
+	const uint32_t *payload;
+};
+
+/* Random payload words; frames point into it. */
+static uint32_t pool[2 * MAXP];
+
+static void fill_pool(struct rng *r)
+{
+	for (size_t i = 0; i < 2 * MAXP; i++)
+		pool[i] = rng_u32(r);
+}
+
+static struct frame rand_frame(struct rng *r, unsigned type, unsigned len)
+{
+	struct frame f = {
+		.type = type,
+		.flags = 0,
+		.seq = rng_u32(r) & 0xffff,
+		.credit = rng_u32(r) & 0xffff,
+		.len = len,
+		.payload = pool + rng_below(r, MAXP),
+	};
+	return f;
+}
+
+/* A length that favours short frames but reaches the maximum. */
+static unsigned rand_len(struct rng *r)
+{
+	switch (rng_below(r, 8)) {
+	case 0:
+		return 0;
+	case 1:
+		return rng_below(r, 4);
+	case 2:
+		return rng_below(r, MAXP + 1);
+	default:
+		return rng_below(r, 200);
+	}
+}
+
+/* Appends the frame's bytes: ftpu_link_encode's for flags 0 and a valid
+ * type. Other frames (flags, invalid types, oversize len_field) are laid
+ * out here the same way; test_link_rtl_frame_builder checks that this
+ * agrees with the codec wherever the codec can be asked. */
+static void put_frame_len(struct u8v *b, const struct frame *f,
+			  unsigned len_field)
+{
+	uint8_t w[16];
+	uint32_t hcrc, pcrc;
+
+	if (!f->flags && len_field == f->len && ftpu_link_type_valid(f->type)) {
+		size_t n = FTPU_LINK_FRAME_BYTES(f->len);
+		uint8_t *tmp = malloc(n);
+		assert_non_null(tmp);
+		assert_int_equal(ftpu_link_encode(f->type, (uint16_t)f->seq,
+						  (uint16_t)f->credit,
+						  f->payload, f->len, tmp, n),
+				 (int)n);
+		u8_push(b, tmp, n);
+		free(tmp);
+		return;
+	}
+	ftpu_link_put_le32(w, FTPU_LINK_SYNC);
+	ftpu_link_put_le32(w + 4, FTPU_LINK_W1(f->type, f->flags, f->seq));
+	ftpu_link_put_le32(w + 8, FTPU_LINK_W2(len_field, f->credit));
+	hcrc = ftpu_crc32_update(0, w, 12);
+	ftpu_link_put_le32(w + 12, hcrc);
+	u8_push(b, w, 16);
+	pcrc = hcrc; /* link.h: PCRC = CRC of w0..w2 and the payload */
+	for (unsigned i = 0; i < f->len; i++) {
+		ftpu_link_put_le32(w, f->payload[i]);
+		pcrc = ftpu_crc32_update(pcrc, w, 4);
+		u8_push(b, w, 4);
+	}
+	ftpu_link_put_le32(w, pcrc);
+	u8_push(b, w, 4);
+}
+
+static void put_frame(struct u8v *b, const struct frame *f)
+{
+	put_frame_len(b, f, f->len);
+}
+
+/* The receive-buffer words of a frame: w1, w2, payload. */
+static void frame_words(struct u32v *v, const struct frame *f)
+{
+	u32_push(v, FTPU_LINK_W1(f->type, f->flags, f->seq));
+	u32_push(v, FTPU_LINK_W2(f->len, f->credit));
+	for (unsigned i = 0; i < f->len; i++)
+		u32_push(v, f->payload[i]);
+}
+
+/* ---- the C reference receiver -------------------------------------------- */
+
+struct oracle {
+	struct u32v words;
+	struct errv errs;
+	struct ftpu_link_stats st;
+	unsigned first, last; /* types admitted */
+};
+
+static int oracle_admit(void *ctx, const struct ftpu_link_header *h)
+{
+	const struct oracle *o = ctx;
+
+	return h->type >= o->first && h->type <= o->last
+		       ? 0
+		       : FTPU_LINK_ERR_UNKNOWN_TYPE;
+}
+
+static void oracle_frame(void *ctx, const struct ftpu_link_frame *f)
+{
+	struct oracle *o = ctx;
+
+	u32_push(&o->words, FTPU_LINK_W1(f->type, f->flags, f->seq));
+	u32_push(&o->words, FTPU_LINK_W2(f->len, f->credit));
+	for (unsigned i = 0; i < f->len; i++)
+		u32_push(&o->words, f->payload[i]);
+}
+
+static void oracle_error(void *ctx, const struct ftpu_link_error *e)
+{
+	struct oracle *o = ctx;
+
+	err_push(&o->errs, e->code,
+		 e->seq == FTPU_LINK_UNKNOWN ? 0xffff : e->seq,
+		 e->type == FTPU_LINK_UNKNOWN ? 0xff : e->type);
+}
+
+/* Feeds bytes to a fresh C receiver (a buffer of a largest frame, so that
+ * OVERFLOW never comes from it); the stream must end between frames. */
+static void oracle_run(struct oracle *o, const uint8_t *b, size_t n,
+		       unsigned first, unsigned last)
+{
+	static uint32_t buf[MAXP];
+	struct ftpu_link_rx rx;
+	struct ftpu_link_rx_cb cb = {oracle_admit, oracle_frame, oracle_error,
+				     o};
+
+	o->first = first;
+	o->last = last;
+	assert_int_equal(ftpu_link_rx_init(&rx, buf, MAXP), FTPU_OK);
+	assert_int_equal(ftpu_link_rx_push(&rx, b, n, &cb), FTPU_OK);
+	assert_int_equal(ftpu_link_rx_pending(&rx), 0);
+	o->st = rx.stats;
+}
+
+static void oracle_free(struct oracle *o)
+{
+	free(o->words.p);
+	free(o->errs.p);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ---- the harness --------------------------------------------------------- */
+
+struct harness {
+	struct ftpu_sim *sim;
+	struct rng r;
+	unsigned cap; /* receive-buffer words */
+	bool loop;
+	/* bytes into the receiver */
+	struct u8v in;
+	size_t in_pos;
+	unsigned in_gap; /* per mille: idle input cycles */
+	/* the receive buffer's reader */
+	bool out_hold;	    /* stalled */
+	unsigned out_stall; /* per mille: not ready */
+	struct u32v words;
+	/* the error consumer */
+	bool err_hold;
+	struct errv errs;
+	/* words into, bytes out of the transmitter */
+	struct u32v tx_in;
+	size_t tx_pos;
+	unsigned tx_gap, tx_stall;
+	struct u8v tx_out;
+	/* when set, credit must be cap - (committed - words taken) */
+	bool track_credit;
+	size_t committed;
+	struct ftpu_sim_link_io prev;
+	uint64_t cycles;
+};
+
+static struct ftpu_sim *link_sim;
+static uint64_t test_seed;
+
+static bool chance(struct rng *r, unsigned per_mille)
+{
+	return per_mille && rng_below(r, 1000) < per_mille;
+}
+
+/* One clock: drives the inputs, checks the handshakes, records transfers. */
+static void cycle(struct harness *h)
+{
+	const struct ftpu_sim_link_io *p = &h->prev;
+	struct ftpu_sim_link_io io = {.loop = h->loop};
+	bool p_out_ready = h->loop ? p->tx_ready : p->rx_out_ready;
+	bool out_ready;
+
+	/* An offered input stays offered until taken. */
+	io.rx_valid = h->in_pos < h->in.n && ((p->rx_valid && !p->rx_ready) ||
+					      !chance(&h->r, h->in_gap));
+	io.rx_byte = io.rx_valid ? h->in.p[h->in_pos] : 0;
+	io.rx_out_ready = !h->out_hold && !chance(&h->r, h->out_stall);
+	io.err_ready = !h->err_hold;
+	io.tx_valid =
+		!h->loop && h->tx_pos < h->tx_in.n &&
+		((p->tx_valid && !p->tx_ready) || !chance(&h->r, h->tx_gap));
+	io.tx_word = io.tx_valid ? h->tx_in.p[h->tx_pos] : 0;
+	io.tx_out_ready = !chance(&h->r, h->tx_stall);
+	assert_true(ftpu_sim_link_cycle(h->sim, &io));
+	h->cycles++;
+
+	/* The receiver never stalls the link. */
+	assert_true(io.rx_ready);
+	/* What was offered and not taken is offered again, unchanged. */
+	if (p->rx_out_valid && !p_out_ready) {
+		assert_true(io.rx_out_valid);
+		assert_int_equal(io.rx_out_word, p->rx_out_word);
+	}
+	if (p->err_valid && !p->err_ready) {
+		assert_true(io.err_valid);
+		assert_int_equal(io.err_code, p->err_code);
+		assert_int_equal(io.err_seq, p->err_seq);
+		assert_int_equal(io.err_type, p->err_type);
+	}
+	if (p->tx_out_valid && !p->tx_out_ready) {
+		assert_true(io.tx_out_valid);
+		assert_int_equal(io.tx_out_byte, p->tx_out_byte);
+	}
+	if (h->track_credit)
+		assert_int_equal(io.credit,
+				 h->cap - (h->committed - h->words.n));
+
+	if (io.rx_valid && io.rx_ready)
+		h->in_pos++;
+	out_ready = h->loop ? io.tx_ready : io.rx_out_ready;
+	if (!h->loop && io.rx_out_valid && out_ready)
+		u32_push(&h->words, io.rx_out_word);
+	if (io.err_valid && io.err_ready)
+		err_push(&h->errs, io.err_code, io.err_seq, io.err_type);
+	if (io.tx_valid && io.tx_ready)
+		h->tx_pos++;
+	if (io.tx_out_valid && io.tx_out_ready)
+		u8_push(&h->tx_out, &io.tx_out_byte, 1);
+	h->prev = io;
+}
+
+static bool busy(const struct harness *h)
+{
+	const struct ftpu_sim_link_io *p = &h->prev;
+
+	return h->in_pos < h->in.n || (!h->loop && h->tx_pos < h->tx_in.n) ||
+	       (p->rx_out_valid && (h->loop || !h->out_hold)) ||
+	       (p->err_valid && !h->err_hold) || p->tx_out_valid;
+}
+
+/* Runs until all input is taken and the outputs have been idle (or held
+ * by the test) for 16 cycles; fails after budget cycles. */
+static void run(struct harness *h, uint64_t budget)
+{
+	uint64_t end = h->cycles + budget;
+	unsigned quiet = 0;
+
+	while (quiet < 16) {
+		if (h->cycles >= end)
+			fail_msg("link not idle after %llu cycles (input "
+				 "%zu/%zu, tx %zu/%zu)",
+				 (unsigned long long)budget, h->in_pos, h->in.n,
+				 h->tx_pos, h->tx_in.n);
+		cycle(h);
+		quiet = busy(h) ? 0 : quiet + 1;
+	}
+}
+
+/* A generous budget for moving the queued bytes through. */
+static uint64_t budget_for(const struct harness *h)
+{
+	return 10 * (uint64_t)(h->in.n - h->in_pos +
+			       4 * (h->tx_in.n - h->tx_pos)) +
+	       2000;
+}
+
+static struct ftpu_sim_link_stats stats(const struct harness *h)
+{
+	struct ftpu_sim_link_stats s;
+
+	assert_true(ftpu_sim_link_get_stats(h->sim, &s));
+	return s;
+}
+
+static void words_equal(const struct u32v *got, const struct u32v *want)
+{
+	size_t n = got->n < want->n ? got->n : want->n;
+
+	for (size_t i = 0; i < n; i++)
+		if (got->p[i] != want->p[i])
+			fail_msg("word %zu: rtl %08x, expected %08x (seed "
+				 "%#llx)",
+				 i, got->p[i], want->p[i],
+				 (unsigned long long)test_seed);
+	assert_int_equal(got->n, want->n);
+}
+
+static void errs_equal(const struct errv *got, const struct errv *want)
+{
+	size_t n = got->n < want->n ? got->n : want->n;
+
+	for (size_t i = 0; i < n; i++)
+		if (memcmp(&got->p[i], &want->p[i], sizeof(got->p[i])))
+			fail_msg("error %zu: rtl %s seq %04x type %02x, "
+				 "expected %s seq %04x type %02x",
+				 i, ftpu_link_err_name(got->p[i].code),
+				 got->p[i].seq, got->p[i].type,
+				 ftpu_link_err_name(want->p[i].code),
+				 want->p[i].seq, want->p[i].type);
+	assert_int_equal(got->n, want->n);
+}
+
+/* Everything the receiver has produced since the last reset equals what
+ * the C receiver makes of the same bytes: frames, errors, counters. */
+static void expect_oracle(const struct harness *h)
+{
+	struct oracle o = {0};
+	struct ftpu_sim_link_stats s = stats(h);
+
+	oracle_run(&o, h->in.p, h->in.n, DEV_TYPE_FIRST, DEV_TYPE_LAST);
+	words_equal(&h->words, &o.words);
+	errs_equal(&h->errs, &o.errs);
+	assert_int_equal(s.frames_ok, o.st.frames_ok);
+	assert_int_equal(s.bytes_skipped, o.st.bytes_skipped);
+	for (unsigned c = 1; c <= 5; c++)
+		assert_int_equal(s.errors[c], o.st.errors[c]);
+	assert_int_equal(s.err_lost, 0);
+	oracle_free(&o);
+}
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static int group_setup(void **state)
+{
+	(void)state;
+	link_sim = ftpu_sim_open_link_loop(NULL);
+	return link_sim ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	ftpu_sim_close(link_sim);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	static unsigned n;
+	struct harness *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return -1;
+	h->sim = link_sim;
+	h->cap = ftpu_sim_link_capacity(link_sim);
+	test_seed = ftpu_test_seed() + 0x1000 * ++n;
+	h->r.s = test_seed;
+	fill_pool(&h->r);
+	ftpu_sim_reset(link_sim, 4);
+	*state = h;
+	return h->cap ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	struct harness *h = *state;
+
+	free(h->in.p);
+	free(h->words.p);
+	free(h->errs.p);
+	free(h->tx_in.p);
+	free(h->tx_out.p);
+	free(h);
+	return 0;
+}
+
+/* Clears the recorded traffic (the RTL keeps running). */
+static void forget(struct harness *h)
+{
+	h->in.n = h->in_pos = 0;
+	h->words.n = 0;
+	h->errs.n = 0;
+	h->tx_in.n = h->tx_pos = 0;
+	h->tx_out.n = 0;
+}
+
+/* ---- receiver tests ------------------------------------------------------ */
+
+/* The frame builder above lays frames out exactly as ftpu_link_encode. */
+static void test_link_rtl_frame_builder(void **state)
+{
+	struct harness *h = *state;
+	static const unsigned lens[] = {0, 1, 7, MAXP};
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct frame f = rand_frame(&h->r, FTPU_LINK_PROGRAM, lens[i]);
+		struct u8v a = {0}, b = {0};
+
+		put_frame(&a, &f);
+		f.flags = 0x100; /* take the builder's path; masked to 0 */
+		put_frame(&b, &f);
+		assert_int_equal(a.n, b.n);
+		assert_memory_equal(a.p, b.p, a.n);
+		free(a.p);
+		free(b.p);
+	}
+}
+
+/* Frames of random type, flags, seq, credit and length (0 and the maximum
+ * included) arrive as their w1, w2 and payload words, nothing else. */
+static void test_link_rtl_good_frames(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0};
+	/* the ideal schedule: a byte in per cycle, a frame's words read out
+	 * one per cycle from the cycle its last byte is in */
+	uint64_t t_in = 0, t_out = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < 100; i++) {
+		unsigned len = i == 0	? 0
+			       : i == 1 ? MAXP
+			       : i == 2 ? 1
+					: rand_len(&h->r);
+		struct frame f =
+			rand_frame(&h->r, DEV_TYPE_FIRST + (i & 1), len);
+
+		f.flags = i & 2 ? rng_below(&h->r, 256) : 0;
+		put_frame(&h->in, &f);
+		frame_words(&want, &f);
+		t_in += FTPU_LINK_FRAME_BYTES(f.len);
+		t_out = (t_out > t_in ? t_out : t_in) + f.len + 2;
+		n++;
+	}
+	run(h, budget_for(h));
+	words_equal(&h->words, &want);
+	assert_int_equal(h->errs.n, 0);
+	assert_int_equal(stats(h).frames_ok, n);
+	assert_int_equal(stats(h).bytes_skipped, 0);
+	assert_int_equal(h->prev.credit, h->cap);
+	/* which the RTL keeps to within a few cycles (16 are the idle tail) */
+	assert_true(h->cycles <= t_out + 16 + 4);
+	free(want.p);
+}
+
+/* Idle input cycles anywhere and a reader that stalls at random: the same
+ * words, none lost or repeated (the harness checks the held outputs). */
+static void test_link_rtl_gaps_and_stalls(void **state)
+{
+	struct harness *h = *state;
+	static const unsigned gaps[][2] = {{300, 500}, {900, 0}, {0, 950}};
+	struct u32v want = {0};
+
+	for (unsigned g = 0; g < 3; g++) {
+		forget(h);
+		want.n = 0;
+		h->in_gap = gaps[g][0];
+		h->out_stall = gaps[g][1];
+		for (unsigned i = 0; i < 25; i++) {
+			/* the slowest reader must not need more than the buffer
+			 */
+			unsigned len =
+				i == 3 ? MAXP
+				       : rand_len(&h->r) % (g == 2 ? 100 : 300);
+			struct frame f = rand_frame(
+				&h->r, DEV_TYPE_FIRST + (i % 2), len);
+
+			put_frame(&h->in, &f);
+			frame_words(&want, &f);
+		}
+		run(h, budget_for(h) * 4);
+		words_equal(&h->words, &want);
+		assert_int_equal(h->errs.n, 0);
+		assert_int_equal(h->prev.credit, h->cap);
+	}
+	free(want.p);
+}
+
+/* Garbage between frames: random bytes, SYNC prefixes, SYNC followed by
+ * junk, partial headers, headers with a bad HCRC. It is skipped (and
+ * reported where a SYNC began a bad header) exactly as the C receiver
+ * does, and every good frame still arrives. */
+static void put_garbage(struct rng *r, struct u8v *b)
+{
+	static const uint8_t sync[4] = {'F', 'T', 'P', 'U'};
+	uint8_t g[64];
+	unsigned n = 1 + rng_below(r, 40);
+
+	for (unsigned i = 0; i < sizeof(g); i++)
+		g[i] = (uint8_t)rng_u32(r);
+	switch (rng_below(r, 6)) {
+	case 0: /* random bytes */
+		break;
+	case 1: /* scattered SYNC prefixes */
+		for (unsigned i = 0; i + 4 <= n; i += 1 + rng_below(r, 5))
+			memcpy(g + i, sync, 1 + rng_below(r, 4));
+		break;
+	case 2: /* SYNC and junk */
+		memcpy(g, sync, 4);
+		break;
+	case 3: { /* a partial header */
+		struct u8v t = {0};
+		struct frame f =
+			rand_frame(r, FTPU_LINK_CONTROL, rng_below(r, 3));
+
+		put_frame(&t, &f);
+		n = 1 + rng_below(r, 15);
+		memcpy(g, t.p, n);
+		/* Cut inside the HCRC, the next byte could complete it (the
+		 * first byte of a SYNC, say): make sure it does not. */
+		if (n >= 12) {
+			g[n] = (uint8_t)~t.p[n];
+			n++;
+		}
+		free(t.p);
+		break;
+	}
+	case 4: { /* a whole header with one byte of w1..HCRC changed */
+		struct u8v t = {0};
+		struct frame f = rand_frame(r, FTPU_LINK_PROGRAM, 0);
+
+		put_frame(&t, &f);
+		t.p[4 + rng_below(r, 12)] ^= (uint8_t)(1 + rng_below(r, 255));
+		n = 16;
+		memcpy(g, t.p, n);
+		free(t.p);
+		break;
+	}
+	default: /* SYNCs one to sixteen bytes apart */
+		n = 40;
+		for (unsigned i = 0; i + 4 <= n; i += 4 + rng_below(r, 13))
+			memcpy(g + i, sync, 4);
+		break;
+	}
+	u8_push(b, g, n);
+}
+
+static void test_link_rtl_garbage(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0};
+
+	for (unsigned i = 0; i < 3000; i++) {
+		struct frame f = rand_frame(&h->r, DEV_TYPE_FIRST + (i & 1),
+					    rng_below(&h->r, 12));
+
+		for (unsigned k = rng_below(&h->r, 3); k; k--)
+			put_garbage(&h->r, &h->in);
+		put_frame(&h->in, &f);
+		frame_words(&want, &f);
+	}
+	run(h, budget_for(h));
+	expect_oracle(h);
+	words_equal(&h->words, &want);
+	assert_true(stats(h).bytes_skipped > 0);
+	assert_true(stats(h).errors[FTPU_LINK_ERR_BAD_HEADER_CRC] > 0);
+	free(want.p);
+}
+
+/* SYNC inside a frame that was received is no candidate: a whole frame
+ * inside a payload is payload, and a header whose credit and HCRC spell
+ * SYNC (found by search) does not leave a candidate behind it. */
+static void test_link_rtl_sync_inside_frame(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0};
+	struct frame inner = rand_frame(&h->r, FTPU_LINK_CONTROL, 2);
+	struct frame outer, f = rand_frame(&h->r, FTPU_LINK_PROGRAM, 1);
+	struct frame g = rand_frame(&h->r, FTPU_LINK_CONTROL, 0);
+	struct u8v t = {0};
+	uint32_t words[8];
+	uint8_t hdr[12];
+	unsigned tries = 0;
+
+	put_frame(&t, &inner);
+	for (unsigned w = 0; w < 7; w++)
+		words[w] = ftpu_link_get_le32(t.p + w * 4);
+	words[7] = rng_u32(&h->r);
+	outer = rand_frame(&h->r, FTPU_LINK_PROGRAM, 8);
+	outer.payload = words;
+	put_frame(&h->in, &outer);
+	frame_words(&want, &outer);
+
+	/* bytes 10..13 of f's header: credit 'F','T', HCRC 'P','U', ... */
+	f.credit = 0x5446;
+	do {
+		assert_true(++tries < (1u << 24));
+		f.seq = tries & 0xffff;
+		f.flags = tries >> 16;
+		ftpu_link_put_le32(hdr, FTPU_LINK_SYNC);
+		ftpu_link_put_le32(hdr + 4,
+				   FTPU_LINK_W1(f.type, f.flags, f.seq));
+		ftpu_link_put_le32(hdr + 8, FTPU_LINK_W2(f.len, f.credit));
+	} while ((ftpu_crc32_update(0, hdr, 12) & 0xffff) != 0x5550);
+	put_frame(&h->in, &f);
+	frame_words(&want, &f);
+	put_frame(&h->in, &g);
+	frame_words(&want, &g);
+	run(h, budget_for(h));
+	words_equal(&h->words, &want);
+	assert_int_equal(h->errs.n, 0);
+	expect_oracle(h);
+	free(t.p);
+	free(want.p);
+}
+
+/* Each single-bit flip of a frame (2 payload words, then none), then a
+ * good frame: nothing of the damaged frame arrives; a flip in SYNC leaves
+ * no frame to report (its bytes are skipped), one in w1..HCRC is
+ * BAD_HEADER_CRC, one in the payload or PCRC is BAD_PAYLOAD_CRC; the good
+ * frame arrives. */
+static void test_link_rtl_bit_flips(void **state)
+{
+	struct harness *h = *state;
+	static const uint32_t payload[2] = {0x01234567,
+					    0x89abcdef}; /* no 'F' */
+	struct frame g = {FTPU_LINK_PROGRAM, 0, 0x5678, 0x0007, 2, payload};
+	struct u32v want = {0};
+
+	frame_words(&want, &g);
+	for (unsigned len = 0; len <= 2; len += 2) {
+		struct frame f = {
+			FTPU_LINK_CONTROL, 0, 0x1234, 0x0042, len, payload};
+		struct u8v bad = {0};
+
+		put_frame(&bad, &f);
+		for (unsigned bit = 0; bit < 8 * bad.n; bit++) {
+			unsigned byte = bit / 8, code;
+
+			ftpu_sim_reset(h->sim, 2);
+			h->prev = (struct ftpu_sim_link_io){0};
+			forget(h);
+			u8_push(&h->in, bad.p, bad.n);
+			h->in.p[byte] ^= (uint8_t)(1u << (bit % 8));
+			put_frame(&h->in, &g);
+			run(h, budget_for(h));
+			words_equal(&h->words, &want);
+			expect_oracle(h);
+			code = byte < 4	   ? 0
+			       : byte < 16 ? FTPU_LINK_ERR_BAD_HEADER_CRC
+					   : FTPU_LINK_ERR_BAD_PAYLOAD_CRC;
+			if (!code) {
+				assert_int_equal(h->errs.n, 0);
+				assert_true(stats(h).bytes_skipped >= 4);
+			} else {
+				assert_int_equal(h->errs.n, 1);
+				assert_int_equal(h->errs.p[0].code, code);
+				assert_int_equal(h->errs.p[0].seq,
+						 code == 1 ? 0xffff : f.seq);
+				assert_int_equal(h->errs.p[0].type,
+						 code == 1 ? 0xff : f.type);
+			}
+		}
+		free(bad.p);
+	}
+	free(want.p);
+}
+
+/* A frame that lost one byte (each position in turn), then good frames:
+ * the receiver resynchronizes and the last good frame always arrives. */
+static void test_link_rtl_dropped_byte(void **state)
+{
+	struct harness *h = *state;
+	struct frame f = rand_frame(&h->r, FTPU_LINK_PROGRAM, 3);
+	struct frame g1 = rand_frame(&h->r, FTPU_LINK_CONTROL, 5);
+	struct frame g2 = rand_frame(&h->r, FTPU_LINK_PROGRAM, 1);
+	struct u8v bad = {0};
+	struct u32v tail = {0};
+
+	put_frame(&bad, &f);
+	frame_words(&tail, &g2);
+	for (unsigned k = 0; k < bad.n; k++) {
+		ftpu_sim_reset(h->sim, 2);
+		h->prev = (struct ftpu_sim_link_io){0};
+		forget(h);
+		u8_push(&h->in, bad.p, k);
+		u8_push(&h->in, bad.p + k + 1, bad.n - k - 1);
+		put_frame(&h->in, &g1);
+		put_frame(&h->in, &g2);
+		run(h, budget_for(h));
+		expect_oracle(h);
+		assert_true(h->words.n >= tail.n);
+		assert_memory_equal(h->words.p + h->words.n - tail.n, tail.p,
+				    tail.n * sizeof(uint32_t));
+		/* Without its SYNC the frame is just skipped; otherwise there
+		 * is an error, unless the bytes from k on are all the same up
+		 * to a last 'F': then the stream is the one where g1 lost its
+		 * first 'F' instead, and f arrives whole. */
+		unsigned j = k;
+		while (j + 1 < bad.n && bad.p[j + 1] == bad.p[k])
+			j++;
+		if (j == bad.n - 1 && bad.p[j] == 'F')
+			assert_int_equal(h->words.n, f.len + 2 + tail.n);
+		else if (k >= 4)
+			assert_true(h->errs.n >= 1);
+	}
+	free(bad.p);
+	free(tail.p);
+}
+
+/* A good header with len > 4096 is BAD_LENGTH with its seq and type; the
+ * search goes on from its second byte and the next frame arrives. */
+static void test_link_rtl_bad_length(void **state)
+{
+	struct harness *h = *state;
+	static const unsigned lens[] = {MAXP + 1, 0x8000, 0xffff};
+	static const uint8_t junk[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	struct u32v want = {0};
+
+	for (unsigned i = 0; i < 3; i++) {
+		struct frame f = rand_frame(&h->r, FTPU_LINK_CONTROL, 0);
+		struct frame g = rand_frame(&h->r, FTPU_LINK_PROGRAM, i);
+		struct u8v t = {0};
+
+		put_frame_len(&t, &f, lens[i]);
+		u8_push(&h->in, t.p, 16); /* the header only, then junk */
+		u8_push(&h->in, junk, sizeof(junk));
+		put_frame(&h->in, &g);
+		frame_words(&want, &g);
+		free(t.p);
+		run(h, budget_for(h));
+		assert_int_equal(h->errs.n, i + 1);
+		assert_int_equal(h->errs.p[i].code, FTPU_LINK_ERR_BAD_LENGTH);
+		assert_int_equal(h->errs.p[i].seq, f.seq);
+		assert_int_equal(h->errs.p[i].type, f.type);
+	}
+	words_equal(&h->words, &want);
+	expect_oracle(h);
+	free(want.p);
+}
+
+/* A good header of a type the device does not take is UNKNOWN_TYPE and its
+ * whole frame is skipped, trusting len: a valid frame hidden in its
+ * payload is not delivered; the next frame is. */
+static void test_link_rtl_unknown_type(void **state)
+{
+	struct harness *h = *state;
+	static const unsigned types[] = {0x00, 0x03, 0x7f, 0x81, 0x84, 0xff};
+	struct u32v want = {0};
+
+	for (unsigned i = 0; i < 6; i++) {
+		struct frame inner = rand_frame(&h->r, FTPU_LINK_CONTROL, 3);
+		struct frame g = rand_frame(&h->r, FTPU_LINK_PROGRAM, i);
+		struct u8v t = {0};
+		uint32_t words[16];
+		struct frame f;
+
+		put_frame(&t, &inner); /* 32 bytes: 8 words of payload */
+		for (unsigned w = 0; w < t.n / 4; w++)
+			words[w] = ftpu_link_get_le32(t.p + 4 * w);
+		f = rand_frame(&h->r, types[i], (unsigned)t.n / 4);
+		f.payload = words;
+		put_frame(&h->in, &f);
+		put_frame(&h->in, &g);
+		frame_words(&want, &g);
+		free(t.p);
+		run(h, budget_for(h));
+		assert_int_equal(h->errs.n, i + 1);
+		assert_int_equal(h->errs.p[i].code, FTPU_LINK_ERR_UNKNOWN_TYPE);
+		assert_int_equal(h->errs.p[i].seq, f.seq);
+		assert_int_equal(h->errs.p[i].type, f.type);
+	}
+	words_equal(&h->words, &want);
+	expect_oracle(h);
+	free(want.p);
+}
+
+/* With the reader stalled, frames fill the buffer; credit is capacity less
+ * the unread words after each; a frame needing more than the credit (len
+ * + 2 words) is OVERFLOW and none of it becomes visible, one needing
+ * exactly the credit fits. Then the reader drains the fitted frames. */
+static void test_link_rtl_overflow(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0};
+	size_t used = 0;
+	unsigned nerr = 0;
+
+	/* Two big frames, then: one word more than the credit, a frame that
+	 * leaves 5 words, one word too many again, exactly the 5, and no
+	 * room left even for w1 and w2. */
+	unsigned lens[8] = {4000, MAXP, 0, 0, 4, 3, 0, 0};
+
+	lens[2] = h->cap - (4000 + 2) - (MAXP + 2) - 2 + 1;
+	lens[3] = lens[2] - 1 - 5;
+	h->out_hold = true;
+	for (unsigned i = 0; i < 8; i++) {
+		unsigned len = lens[i], fits;
+		struct frame f;
+
+		fits = used + len + 2 <= h->cap;
+		f = rand_frame(&h->r, FTPU_LINK_PROGRAM, len);
+		put_frame(&h->in, &f);
+		run(h, budget_for(h));
+		if (fits) {
+			frame_words(&want, &f);
+			used += len + 2;
+		} else {
+			nerr++;
+			assert_int_equal(h->errs.n, nerr);
+			assert_int_equal(h->errs.p[nerr - 1].code,
+					 FTPU_LINK_ERR_OVERFLOW);
+			assert_int_equal(h->errs.p[nerr - 1].seq, f.seq);
+			assert_int_equal(h->errs.p[nerr - 1].type, f.type);
+		}
+		assert_int_equal(h->prev.credit, h->cap - used);
+		assert_int_equal(h->errs.n, nerr);
+	}
+	assert_int_equal(used, h->cap);
+	assert_int_equal(nerr, 4);
+	h->out_hold = false;
+	run(h, 2 * h->cap + 1000);
+	words_equal(&h->words, &want);
+	assert_int_equal(h->prev.credit, h->cap);
+	assert_int_equal(stats(h).errors[FTPU_LINK_ERR_OVERFLOW], nerr);
+	/* and the buffer takes the largest frame again */
+	{
+		struct frame f = rand_frame(&h->r, FTPU_LINK_CONTROL, MAXP);
+
+		put_frame(&h->in, &f);
+		frame_words(&want, &f);
+		run(h, budget_for(h));
+		words_equal(&h->words, &want);
+	}
+	free(want.p);
+}
+
+/* credit_o is capacity minus unread words at every cycle while a stalled
+ * buffer is read out at random (the harness checks each cycle). */
+static void test_link_rtl_credit(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0};
+
+	h->out_hold = true;
+	for (unsigned i = 0; i < 30; i++) {
+		struct frame f = rand_frame(&h->r, FTPU_LINK_CONTROL,
+					    rng_below(&h->r, 100));
+
+		put_frame(&h->in, &f);
+		frame_words(&want, &f);
+	}
+	run(h, budget_for(h));
+	assert_int_equal(h->words.n, 0);
+	assert_int_equal(h->prev.credit, h->cap - want.n);
+	h->committed = want.n;
+	h->track_credit = true;
+	h->out_hold = false;
+	h->out_stall = 700;
+	run(h, 20 * want.n + 1000);
+	words_equal(&h->words, &want);
+	assert_int_equal(h->prev.credit, h->cap);
+	free(want.p);
+}
+
+/* An error consumer that is not ready never stalls the link: the first
+ * error is held, later ones are counted (by code and as lost) but not
+ * reported, and the frames still arrive. */
+static void test_link_rtl_error_backpressure(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0};
+	struct ftpu_sim_link_stats s;
+	struct oracle o = {0};
+
+	h->err_hold = true;
+	for (unsigned i = 0; i < 12; i++) {
+		struct frame bad =
+			rand_frame(&h->r, i % 3 ? FTPU_LINK_CONTROL : 0x42, 2);
+		struct frame g = rand_frame(&h->r, FTPU_LINK_PROGRAM, 3);
+		struct u8v t = {0};
+
+		put_frame(&t, &bad);
+		if (i % 3 == 1)
+			t.p[6] ^= 1; /* bad HCRC */
+		else if (i % 3 == 2)
+			t.p[20] ^= 1; /* bad PCRC */
+		u8_push(&h->in, t.p, t.n);
+		put_frame(&h->in, &g);
+		frame_words(&want, &g);
+		free(t.p);
+	}
+	run(h, budget_for(h));
+	words_equal(&h->words, &want);
+	assert_true(h->prev.err_valid);
+	oracle_run(&o, h->in.p, h->in.n, DEV_TYPE_FIRST, DEV_TYPE_LAST);
+	s = stats(h);
+	for (unsigned c = 1; c <= 5; c++)
+		assert_int_equal(s.errors[c], o.st.errors[c]);
+	assert_int_equal(o.errs.n, 12);
+	assert_int_equal(s.err_lost, o.errs.n - 1);
+	h->err_hold = false;
+	run(h, 100);
+	assert_int_equal(h->errs.n, 1);
+	assert_memory_equal(&h->errs.p[0], &o.errs.p[0], sizeof(o.errs.p[0]));
+	oracle_free(&o);
+	free(want.p);
+}
+
+/* ---- transmitter tests --------------------------------------------------- */
+
+/* Random frames of every type (flags too, 0 and the largest length) as
+ * words in, with gaps at the input and back-pressure at the output: the
+ * bytes out are the codec's bytes for those frames. */
+static void test_link_rtl_tx_frames(void **state)
+{
+	struct harness *h = *state;
+	static const unsigned types[] = {0x01, 0x02, 0x81, 0x82, 0x83, 0x84};
+	static const unsigned gaps[][2] = {{0, 0}, {300, 500}, {0, 950}};
+	struct u8v want = {0};
+
+	for (unsigned g = 0; g < 3; g++) {
+		unsigned nframes = 0;
+
+		forget(h);
+		want.n = 0;
+		h->tx_gap = gaps[g][0];
+		h->tx_stall = gaps[g][1];
+		for (unsigned i = 0; i < (g == 2 ? 10 : 60); i++) {
+			unsigned len = i == 0	? 0
+				       : i == 1 ? MAXP
+						: rand_len(&h->r) % 300;
+			struct frame f = rand_frame(
+				&h->r, types[rng_below(&h->r, 6)], len);
+
+			f.flags = i & 1 ? rng_below(&h->r, 256) : 0;
+			put_frame(&want, &f);
+			frame_words(&h->tx_in, &f);
+			nframes++;
+		}
+		run(h, budget_for(h) * (g == 2 ? 3 : 1));
+		assert_int_equal(h->tx_out.n, want.n);
+		for (size_t i = 0; i < want.n; i++)
+			if (h->tx_out.p[i] != want.p[i])
+				fail_msg("byte %zu: rtl %02x, expected %02x "
+					 "(seed %#llx)",
+					 i, h->tx_out.p[i], want.p[i],
+					 (unsigned long long)test_seed);
+		/* unhindered, one byte per cycle: no bubbles between words or
+		 * frames */
+		if (g == 0)
+			assert_true(h->cycles <= want.n + 16 + 4);
+		h->cycles = 0;
+	}
+	free(want.p);
+}
+
+/* ---- loop test ----------------------------------------------------------- */
+
+struct host_rx {
+	struct u32v words; /* w1, w2, payload of each frame */
+	unsigned errors;
+};
+
+static void host_frame(void *ctx, const struct ftpu_link_frame *f)
+{
+	struct host_rx *c = ctx;
+
+	u32_push(&c->words, FTPU_LINK_W1(f->type, f->flags, f->seq));
+	u32_push(&c->words, FTPU_LINK_W2(f->len, f->credit));
+	for (unsigned i = 0; i < f->len; i++)
+		u32_push(&c->words, f->payload[i]);
+}
+
+static void host_error(void *ctx, const struct ftpu_link_error *e)
+{
+	struct host_rx *c = ctx;
+
+	(void)e;
+	c->errors++;
+}
+
+/* Host frames (ftpu_link_encode, garbage between them) -> rx -> the words
+ * -> tx, re-typed RESPONSE -> bytes the C receiver parses back into the
+ * same frames, now responses. The link out is slower than the link in,
+ * so the host sends a frame only when the credit covers it: no OVERFLOW. */
+static void test_link_rtl_loop(void **state)
+{
+	struct harness *h = *state;
+	enum { NFRAMES = 150 };
+	struct frame fr[NFRAMES];
+	struct u8v want = {0};
+	struct u32v want_words = {0};
+	struct host_rx host = {0};
+	static uint32_t buf[MAXP];
+	struct ftpu_link_rx rx;
+	struct ftpu_link_rx_cb cb = {NULL, host_frame, host_error, &host};
+	uint64_t end;
+	unsigned next = 0, idle = 0;
+
+	h->loop = true;
+	h->in_gap = 100;
+	h->tx_stall = 500;
+	for (unsigned i = 0; i < NFRAMES; i++) {
+		unsigned len = i == 5 || i == 6 ? MAXP : rand_len(&h->r) % 400;
+		struct frame resp;
+
+		fr[i] = rand_frame(&h->r, DEV_TYPE_FIRST + (i % 2), len);
+		resp = fr[i];
+		resp.type = FTPU_LINK_RESPONSE;
+		put_frame(&want, &resp);
+		frame_words(&want_words, &resp);
+	}
+	end = 40 * (uint64_t)want.n + 10000;
+	while (next < NFRAMES || busy(h) || idle < 16) {
+		if (h->cycles >= end)
+			fail_msg("loop stuck after %llu cycles: %u of %u "
+				 "frames sent",
+				 (unsigned long long)h->cycles, next, NFRAMES);
+		/* The last frame's bytes are in, and the credit sampled since
+		 * covers the next one. */
+		if (next < NFRAMES && h->in_pos == h->in.n && idle >= 2 &&
+		    h->prev.credit >= fr[next].len + 2u) {
+			if (rng_below(&h->r, 4) == 0)
+				put_garbage(&h->r, &h->in);
+			put_frame(&h->in, &fr[next++]);
+		}
+		cycle(h);
+		idle = h->in_pos < h->in.n ? 0 : idle + 1;
+	}
+	assert_int_equal(stats(h).errors[FTPU_LINK_ERR_OVERFLOW], 0);
+	assert_int_equal(stats(h).frames_ok, NFRAMES);
+	assert_int_equal(h->tx_out.n, want.n);
+	assert_memory_equal(h->tx_out.p, want.p, want.n);
+	assert_int_equal(ftpu_link_rx_init(&rx, buf, MAXP), FTPU_OK);
+	assert_int_equal(ftpu_link_rx_push(&rx, h->tx_out.p, h->tx_out.n, &cb),
+			 FTPU_OK);
+	assert_int_equal(host.errors, 0);
+	assert_int_equal(rx.stats.frames_ok, NFRAMES);
+	words_equal(&host.words, &want_words);
+	assert_int_equal(h->prev.credit, h->cap);
+	free(want.p);
+	free(want_words.p);
+	free(host.words.p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_link_rtl_frame_builder,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_good_frames,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_gaps_and_stalls,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_garbage, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_sync_inside_frame,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_bit_flips, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_dropped_byte,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_bad_length, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_unknown_type,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_overflow, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_credit, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_link_rtl_error_backpressure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_tx_frames, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_loop, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
