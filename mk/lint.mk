@@ -3,7 +3,8 @@
 RTL_LINK := $(wildcard rtl/link/*.sv)
 RTL_ALL := $(RTL_CORE) $(RTL_LINK)
 # top module : sources it needs
-LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_link_rx:link ftpu_link_tx:link
+LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_link_rx:link \
+	ftpu_link_tx:link
 LINT_STAMP := $(BUILD)/lint/ok
 lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(RTL_LINK))
 
@@ -19,10 +20,13 @@ $(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DE
 		$(VERILATOR) --lint-only -Wall --top-module ftpu_lanes -GUnit=$$u \
 			$(RTL_CORE) sim/tops/ftpu_lanes.sv; \
 	done; \
-	$(VERILATOR) --lint-only -Wall --top-module ftpu_link_loop $(RTL_LINK) sim/tops/ftpu_link_loop.sv
+	$(VERILATOR) --lint-only -Wall --top-module ftpu_link_loop $(RTL_LINK) sim/tops/ftpu_link_loop.sv; \
+	$(VERILATOR) --lint-only -Wall --top-module ftpu_matrix_unit_tb $(RTL_CORE) \
+		sim/tops/ftpu_matrix_unit_tb.sv
 	@echo "lint: yosys read_verilog -sv of rtl/"
 	@yosys -q -p "read_verilog -sv -Irtl/include $(RTL_ALL); \
 		hierarchy -check -top ftpu_systolic_array; proc; \
+		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_matrix_unit; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc" \
 		> $(BUILD)/lint/yosys.log 2>&1 || { cat $(BUILD)/lint/yosys.log; exit 1; }

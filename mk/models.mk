@@ -68,6 +68,24 @@ link_loop_SHIM := sim/link_shim.cpp
 link_loop_SHIMFLAGS := -DFTPU_LINK_DEPTH=$(LINK_DEPTH)
 MODELS += link_loop
 
+# The matrix unit (rtl/core/ftpu_matrix_unit.sv) in its test top with
+# behavioural memories (sim/tops/ftpu_matrix_unit_tb.sv): the simulated
+# device's 16x16 array, RowDelay 1 (the only one the unit implements yet).
+MU_UB_ADDR_W := 12
+MU_WM_ADDR_W := 14
+MU_ACC_ADDR_W := 12
+matrix_unit_16_TOP := ftpu_matrix_unit_tb
+matrix_unit_16_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
+matrix_unit_16_VFLAGS := -GN=16 -GAddCuts=$(SIM_ADD_CUTS) -GUbAddrW=$(MU_UB_ADDR_W) \
+	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
+matrix_unit_16_SHIM := sim/matrix_unit_shim.cpp
+matrix_unit_16_SHIMFLAGS := -DFTPU_N=16 \
+	-DFTPU_ROW_DELAY=$(shell echo $$(( 1 + $(call popcount3,$(SIM_ADD_CUTS)) ))) \
+	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
+	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
+MODELS += matrix_unit_16
+
+
 model_lib = $(SIM_DIR)/$(1)/V$(1)__ALL.a
 model_shim = $(SIM_DIR)/$(1)/shim.o
 model_libs = $(foreach m,$(1),$(call model_lib,$(m)) $(call model_shim,$(m))) \
@@ -122,3 +140,4 @@ test_array_MODELS := array_16x16 array_4x6
 bench_sim_speed_MODELS := array_16x16 array_8x8
 array_demo_MODELS := array_16x16
 test_link_rtl_MODELS := link_loop
+test_matrix_unit_MODELS := matrix_unit_16

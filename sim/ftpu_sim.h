@@ -134,6 +134,62 @@ bool ftpu_sim_link_cycle(struct ftpu_sim *sim, struct ftpu_sim_link_io *io);
 bool ftpu_sim_link_get_stats(const struct ftpu_sim *sim,
 			     struct ftpu_sim_link_stats *stats);
 
+
+/* --- matrix unit (rtl/core/ftpu_matrix_unit.sv in the test top
+ * sim/tops/ftpu_matrix_unit_tb.sv, with behavioural UB, WM and ACC) --- */
+
+struct ftpu_sim *ftpu_sim_open_matrix_unit_16(const char *trace_path);
+
+struct ftpu_mu_dims {
+	unsigned n;           /* the array is n x n */
+	unsigned row_delay;   /* cycles a partial sum spends in one PE */
+	unsigned latency;     /* the array's: vector in to result out */
+	unsigned ub_vectors, wm_rows, acc_vectors; /* memory sizes */
+};
+
+/* Fills dims; false if sim is not a matrix unit model. */
+bool ftpu_sim_mu_dims(const struct ftpu_sim *sim, struct ftpu_mu_dims *dims);
+
+enum ftpu_sim_mu_mem { FTPU_SIM_MU_UB = 0, FTPU_SIM_MU_WM = 1, FTPU_SIM_MU_ACC = 2 };
+
+/* One memory word through the backdoor: UB and WM words are n bf16 (n/2
+ * uint32: element i in bits 16*(i%2) of word i/2), ACC words n fp32. A
+ * write takes one clock cycle, a read none. False if sim is not a matrix
+ * unit, addr is beyond the memory, or (write) the unit is busy. */
+bool ftpu_sim_mu_write(struct ftpu_sim *sim, enum ftpu_sim_mu_mem mem,
+		       unsigned addr, const uint32_t *words);
+bool ftpu_sim_mu_read(struct ftpu_sim *sim, enum ftpu_sim_mu_mem mem,
+		      unsigned addr, uint32_t *words);
+
+/* A command for the unit (already range-checked, as upstream does). */
+struct ftpu_mu_cmd {
+	bool matmul;     /* false: LOAD_WEIGHTS */
+	bool accumulate; /* MATMUL flags */
+	bool swap;
+	unsigned wm_addr; /* LOAD_WEIGHTS: WM row of the tile's row 0 */
+	unsigned ub_addr, acc_addr, n; /* MATMUL: n >= 1 */
+};
+
+/* Queues a command; the shim offers queued commands in order, one per
+ * cycle while the unit takes them. False if sim is not a matrix unit. */
+bool ftpu_sim_mu_push(struct ftpu_sim *sim, const struct ftpu_mu_cmd *cmd);
+
+struct ftpu_mu_stats {
+	uint64_t cycles;        /* cycles run by this call */
+	uint64_t span;          /* first command taken .. last ACC write,
+				 * inclusive (0 if none) */
+	uint64_t vectors;       /* mac_o cycles (n*n MACs each) */
+	uint64_t weight_stalls; /* weight_stall_o cycles */
+	uint64_t input_stalls;  /* input_stall_o cycles */
+	uint64_t acc_writes;
+};
+
+/* Runs until every queued command has been taken and the unit is idle.
+ * Fills *st (may be NULL). False if sim is not a matrix unit or
+ * max_cycles ran out first (commands may then remain queued). */
+bool ftpu_sim_mu_run(struct ftpu_sim *sim, uint64_t max_cycles,
+		     struct ftpu_mu_stats *st);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,4 +61,31 @@ bool ftpu_sim_link_get_stats(const ftpu_sim *sim, ftpu_sim_link_stats *stats)
 	return sim && stats && sim->link_stats(stats);
 }
 
+bool ftpu_sim_mu_dims(const ftpu_sim *sim, ftpu_mu_dims *dims)
+{
+	return sim && dims && sim->mu_dims(dims);
+}
+
+bool ftpu_sim_mu_write(ftpu_sim *sim, ftpu_sim_mu_mem mem, unsigned addr,
+		       const uint32_t *words)
+{
+	return sim && words && sim->mu_write(mem, addr, words);
+}
+
+bool ftpu_sim_mu_read(ftpu_sim *sim, ftpu_sim_mu_mem mem, unsigned addr,
+		      uint32_t *words)
+{
+	return sim && words && sim->mu_read(mem, addr, words);
+}
+
+bool ftpu_sim_mu_push(ftpu_sim *sim, const ftpu_mu_cmd *cmd)
+{
+	return sim && cmd && sim->mu_push(cmd);
+}
+
+bool ftpu_sim_mu_run(ftpu_sim *sim, uint64_t max_cycles, ftpu_mu_stats *st)
+{
+	return sim && sim->mu_run(max_cycles, st);
+}
+
 } // extern "C"

@@ -23,6 +23,11 @@ struct ftpu_sim {
 	virtual unsigned link_capacity() const { return 0; }
 	virtual bool link_cycle(ftpu_sim_link_io *) { return false; }
 	virtual bool link_stats(ftpu_sim_link_stats *) const { return false; }
+	virtual bool mu_dims(ftpu_mu_dims *) const { return false; }
+	virtual bool mu_write(ftpu_sim_mu_mem, unsigned, const uint32_t *) { return false; }
+	virtual bool mu_read(ftpu_sim_mu_mem, unsigned, uint32_t *) { return false; }
+	virtual bool mu_push(const ftpu_mu_cmd *) { return false; }
+	virtual bool mu_run(uint64_t, ftpu_mu_stats *) { return false; }
 	uint64_t cycles = 0;
 };
 
