@@ -3,8 +3,8 @@
 RTL_LINK := $(wildcard rtl/link/*.sv)
 RTL_ALL := $(RTL_CORE) $(RTL_LINK)
 # top module : sources it needs
-LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_link_rx:link \
-	ftpu_link_tx:link
+LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_activate:core \
+	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link
 LINT_STAMP := $(BUILD)/lint/ok
 lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(RTL_LINK))
 
@@ -16,7 +16,7 @@ $(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DE
 			--top-module $(word 1,$(subst :, ,$(t))) \
 			$(call lint_srcs,$(word 2,$(subst :, ,$(t))));)
 	@echo "lint: verilator -Wall on the test tops in sim/tops"
-	@set -e; for u in 0 1 2; do \
+	@set -e; for u in 0 1 2 3 4; do \
 		$(VERILATOR) --lint-only -Wall --top-module ftpu_lanes -GUnit=$$u \
 			$(RTL_CORE) sim/tops/ftpu_lanes.sv; \
 	done; \
@@ -27,6 +27,7 @@ $(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DE
 	@yosys -q -p "read_verilog -sv -Irtl/include $(RTL_ALL); \
 		hierarchy -check -top ftpu_systolic_array; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_matrix_unit; proc; \
+		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_activate; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc" \
 		> $(BUILD)/lint/yosys.log 2>&1 || { cat $(BUILD)/lint/yosys.log; exit 1; }

@@ -42,6 +42,8 @@ endef
 $(eval $(call lanes_model,mul_lanes,0,))
 $(eval $(call lanes_model,add_lanes,1,yes))
 $(eval $(call lanes_model,mac_lanes,2,yes))
+$(eval $(call lanes_model,act_lanes,3,yes))
+$(eval $(call lanes_model,cvt_lanes,4,))
 
 # The systolic array at the sizes tests and benchmarks use: rows, cols, cuts.
 define array_model
@@ -56,7 +58,7 @@ $(eval $(call array_model,16,16,$(SIM_ADD_CUTS)))
 $(eval $(call array_model,8,8,$(SIM_ADD_CUTS)))
 $(eval $(call array_model,4,6,$(BOARD_ADD_CUTS)))
 
-MODELS := mul_lanes add_lanes mac_lanes array_16x16 array_8x8 array_4x6
+MODELS := mul_lanes add_lanes mac_lanes act_lanes cvt_lanes array_16x16 array_8x8 array_4x6
 
 # The link layer: receiver and transmitter side by side (sim/tops/), with a
 # receive buffer that holds two largest frames.
@@ -84,6 +86,20 @@ matrix_unit_16_SHIMFLAGS := -DFTPU_N=16 \
 	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
 	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
 MODELS += matrix_unit_16
+
+# The same unit at the boards' pipeline depth (AddCuts 7, RowDelay 4) on a
+# 4x4 array: overlapping tile loads on distinct phases. Latency 21 cycles,
+# so stall-free MATMULs of 4 rows need 7 in-flight entries (InFlight 8).
+matrix_unit_4p_TOP := ftpu_matrix_unit_tb
+matrix_unit_4p_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
+matrix_unit_4p_VFLAGS := -GN=4 -GAddCuts=$(BOARD_ADD_CUTS) -GUbAddrW=$(MU_UB_ADDR_W) \
+	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W) -GInFlight=8
+matrix_unit_4p_SHIM := sim/matrix_unit_shim.cpp
+matrix_unit_4p_SHIMFLAGS := -DFTPU_N=4 \
+	-DFTPU_ROW_DELAY=$(shell echo $$(( 1 + $(call popcount3,$(BOARD_ADD_CUTS)) ))) \
+	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
+	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
+MODELS += matrix_unit_4p
 
 
 model_lib = $(SIM_DIR)/$(1)/V$(1)__ALL.a
@@ -140,4 +156,6 @@ test_array_MODELS := array_16x16 array_4x6
 bench_sim_speed_MODELS := array_16x16 array_8x8
 array_demo_MODELS := array_16x16
 test_link_rtl_MODELS := link_loop
-test_matrix_unit_MODELS := matrix_unit_16
+test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
+test_activate_MODELS := act_lanes
+test_f32_to_bf16_MODELS := cvt_lanes

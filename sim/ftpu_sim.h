@@ -23,6 +23,8 @@ struct ftpu_sim;
 struct ftpu_sim *ftpu_sim_open_mul_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_add_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_mac_lanes(const char *trace_path);
+struct ftpu_sim *ftpu_sim_open_act_lanes(const char *trace_path);
+struct ftpu_sim *ftpu_sim_open_cvt_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_16x16(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_8x8(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_4x6(const char *trace_path);
@@ -139,6 +141,8 @@ bool ftpu_sim_link_get_stats(const struct ftpu_sim *sim,
  * sim/tops/ftpu_matrix_unit_tb.sv, with behavioural UB, WM and ACC) --- */
 
 struct ftpu_sim *ftpu_sim_open_matrix_unit_16(const char *trace_path);
+/* 4x4 array at the boards' pipeline depth (AddCuts 7, RowDelay 4). */
+struct ftpu_sim *ftpu_sim_open_matrix_unit_4p(const char *trace_path);
 
 struct ftpu_mu_dims {
 	unsigned n;           /* the array is n x n */

@@ -20,48 +20,64 @@
 // Execution: one loader (a row of WM per cycle into the array's weight
 // port) and one streamer (a UB vector, and with ACCUMULATE an ACC vector,
 // per cycle into the array) run side by side; commands dispatch in order,
-// one per cycle, a LOAD_WEIGHTS as soon as the loader issues the previous
-// load's last row, a MATMUL as soon as the streamer issues the previous
-// MATMUL's last vector. So the k-outer, n-inner pairs (LOAD_WEIGHTS,
-// MATMUL SWAP [ACCUMULATE]) of a tiled GEMM run at the array's stall-free
-// schedule (docs/array.md): one fold every max(n, Rows) cycles.
+// one per cycle. A LOAD_WEIGHTS dispatches into the loader's one pending
+// slot (free, or its load starting this cycle); a MATMUL dispatches as soon
+// as the streamer issues the previous MATMUL's last vector. So the k-outer,
+// n-inner pairs (LOAD_WEIGHTS, MATMUL SWAP [ACCUMULATE]) of a tiled GEMM
+// run at the array's stall-free schedule (docs/array.md): one fold every
+// max(n, Rows) cycles.
+//
+// Loader, for RowDelay D = 1 + popcount(AddCuts) (docs/array.md): a load
+// that starts (issues row 0) in cycle A issues row r in cycle A + r*D, so
+// every row takes effect for exactly the vectors issued from A on. Loads
+// overlap, one per phase of the cycle count mod D: D slots, slot p issuing
+// in the cycles with phase p, and the pending load starts in the first
+// cycle (after its dispatch) whose slot is free. The weight port still
+// moves one row per cycle. (D = 1: one slot, loads back to back.)
 //
 // Hazards, all resolved in hardware:
-// - Weight buffers: a LOAD_WEIGHTS writes the buffer the last dispatched
-//   MATMUL does not use; every earlier user of that buffer has then issued
-//   all its vectors (one streamer, in order), and the load's first row is
-//   presented at least one cycle after the dispatch, so the rule of
-//   docs/array.md holds for RowDelay 1. A MATMUL dispatches after its
-//   LOAD_WEIGHTS, so its vectors follow the load's first row (RowDelay 1:
-//   from the same cycle on, which suffices). A second LOAD_WEIGHTS before
-//   a SWAP refills the same free buffer after the first one's last row.
+// - Weight buffers. The rule (docs/array.md): a row-r write issued in cycle
+//   T is seen by exactly the vectors issued at T - r*D or later. For a load
+//   starting at A (rows at A + r*D) into buffer b that means: (1) every
+//   vector of an earlier MATMUL on b issues before A, and (2) every vector
+//   of a later MATMUL on b issues at A or later. Two loads into one buffer
+//   may overlap: their row-r writes stay in the order of their A.
+//   (1) holds by construction: a LOAD_WEIGHTS writes b = the buffer the last
+//   dispatched MATMUL does not use; that MATMUL is the streamer's current
+//   one, and every earlier MATMUL (on b or not) issued its last vector no
+//   later than the current one's dispatch, which precedes the load's
+//   dispatch, which precedes A. (2): a MATMUL on b dispatched after the load
+//   issues no vector while the load is pending (wwait); the start cycle A
+//   itself is allowed for D > 1. For D = 1 the streamer waits one cycle
+//   more (vectors from A + 1 on), which keeps the unit's original schedule
+//   and cycle counts for RowDelay 1 (docs/matrix_unit.md).
 // - ACC: each dispatched MATMUL holds an in-flight entry (InFlight of them)
 //   with the ACC rows it has not yet written back, [wptr, end). Results
 //   leave the array in order, so the oldest entry names the row of each
 //   result. An accumulating MATMUL issues row x only when no older entry
 //   holds x (input_stall_o); the read then follows the write by >= 1 cycle.
-//
-// Only RowDelay 1 (AddCuts = 0, the simulated device) is implemented: with
-// RowDelay D > 1 the loads would have to be written D cycles apart on
-// overlapping phases. Other values stop elaboration with $error.
+//   Stall-free GEMMs need about (Latency + 3) / max(n, Rows) + 1 entries.
 //
 // Performance events, one per cycle: mac_o (a vector enters the array:
-// Rows*Cols MACs), weight_stall_o (the streamer idles because the next
-// command, a LOAD_WEIGHTS, waits for the weight port: tiles cannot keep
-// up with MATMULs shorter than Rows vectors), input_stall_o (a MATMUL waits for ACC rows an earlier
-// MATMUL has not yet written back). busy_o: a command is executing or
-// results are in flight.
+// Rows*Cols MACs), weight_stall_o (the streamer idles or waits because of
+// the weights: the next command, a LOAD_WEIGHTS, waits for the pending slot,
+// or the current MATMUL waits for its tile's load to start; tiles cannot
+// keep up with MATMULs shorter than Rows vectors), input_stall_o (a MATMUL
+// waits for ACC rows an earlier MATMUL has not yet written back). busy_o: a
+// command is executing or results are in flight.
 module ftpu_matrix_unit #(
   parameter int Rows = 16,
   parameter int Cols = 16,
-  parameter int unsigned AddCuts = 32'b000,  // see ftpu_pe; only 0 supported
+  parameter int unsigned AddCuts = 32'b000,  // see ftpu_pe
   parameter int UbAddrW = 12,
   parameter int AccAddrW = 12,
   parameter int WmAddrW = 14,
   parameter int InFlight = 4,               // MATMULs with results pending
   localparam int RowIdxW = (Rows > 1) ? $clog2(Rows) : 1,
   localparam int EntW = (InFlight > 1) ? $clog2(InFlight) : 1,
-  localparam int AccW1 = AccAddrW + 1
+  localparam int AccW1 = AccAddrW + 1,
+  localparam int RowDelay = 1 + 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]),
+  localparam int PhW = (RowDelay > 1) ? $clog2(RowDelay) : 1
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -102,17 +118,25 @@ module ftpu_matrix_unit #(
   if (Rows != Cols) begin : g_bad_shape
     $error("ftpu_matrix_unit: the device needs a square array (Rows == Cols)");
   end
-  if (AddCuts != 0) begin : g_bad_cuts
-    $error("ftpu_matrix_unit: only AddCuts = 0 (RowDelay 1) is implemented");
+  if (AddCuts > 7) begin : g_bad_cuts
+    $error("ftpu_matrix_unit: AddCuts is a 3-bit mask (ftpu_fp32_add)");
   end
+
+  // Lag: vectors of a MATMUL on a loading buffer issue from A + Lag on.
+  localparam logic Lag = (RowDelay == 1);
 
   // ---- state -------------------------------------------------------------
   logic                  cur_q, cur_d;          // buffer MATMUL uses
-  // loader: issues WM row reads, one per cycle while busy
-  logic                  ld_busy_q, ld_busy_d;
-  logic                  ld_buf_q, ld_buf_d;
-  logic [RowIdxW-1:0]    ld_row_q, ld_row_d;
-  logic [WmAddrW-1:0]    ld_addr_q, ld_addr_d;
+  logic [PhW-1:0]        ph_q, ph_d;            // cycle count mod RowDelay
+  // loader: a pending load (dispatched, not started) and one slot per phase
+  // (a started load: its next row and WM address)
+  logic                      pd_q, pd_d;
+  logic                      pd_buf_q, pd_buf_d;
+  logic [WmAddrW-1:0]        pd_addr_q, pd_addr_d;
+  logic [RowDelay-1:0]         sl_busy_q, sl_busy_d;
+  logic [RowDelay-1:0]         sl_buf_q, sl_buf_d;
+  logic [RowDelay*RowIdxW-1:0] sl_row_q, sl_row_d;
+  logic [RowDelay*WmAddrW-1:0] sl_addr_q, sl_addr_d;
   // streamer: issues UB (and ACC) reads for the current MATMUL
   logic                  st_busy_q, st_busy_d;
   logic                  st_buf_q, st_buf_d;
@@ -155,7 +179,10 @@ module ftpu_matrix_unit #(
   );
 
   // ---- decisions of this cycle -------------------------------------------
-  logic hazard, st_issue, st_last, ld_last, ld_free, st_free;
+  logic hazard, wwait, st_issue, st_last, st_free;
+  logic sl_go, sl_last, pd_start, ld_free;
+  logic [RowIdxW-1:0] sl_row;
+  logic [WmAddrW-1:0] sl_addr;
   logic ld_accept, mm_accept;
 
   // Does an older in-flight MATMUL still owe ACC row st_acc_q?
@@ -170,16 +197,21 @@ module ftpu_matrix_unit #(
     end
   end
 
-  // A MATMUL never waits for its tile inside the streamer: its LOAD_WEIGHTS
-  // dispatched at least a cycle earlier, and the loader (never stalled:
-  // memories always ready) issued row 0 the cycle after that; RowDelay 1
-  // lets vectors follow from the cycle of row 0 on. When the weight port
-  // gets arbitrated, a wait for row 0 of a load into st_buf_q goes here.
-  assign st_issue = st_busy_q && !(st_accum_q && hazard);
-  assign st_last = st_issue && st_left_q == 16'd1;
-  assign ld_last = ld_busy_q && ld_row_q == RowIdxW'(Rows - 1);
-  assign ld_free = !ld_busy_q || ld_last;
-  assign st_free = !st_busy_q || st_last;
+  // Loader: the slot of this cycle's phase issues its next row; if it is
+  // idle, the pending load starts there (row 0).
+  assign sl_go    = sl_busy_q[ph_q];
+  assign sl_row   = sl_row_q[ph_q*RowIdxW +: RowIdxW];
+  assign sl_addr  = sl_addr_q[ph_q*WmAddrW +: WmAddrW];
+  assign sl_last  = sl_go && sl_row == RowIdxW'(Rows - 1);
+  assign pd_start = pd_q && !sl_go;
+  assign ld_free  = !pd_q || pd_start;
+
+  // The current MATMUL waits while its buffer's load has not started (and
+  // for D = 1 in the start cycle too: see Lag).
+  assign wwait    = pd_q && pd_buf_q == st_buf_q && !(pd_start && !Lag);
+  assign st_issue = st_busy_q && !wwait && !(st_accum_q && hazard);
+  assign st_last  = st_issue && st_left_q == 16'd1;
+  assign st_free  = !st_busy_q || st_last;
 
   assign cmd_ready_o = (cmd_op_i == OpMatmul) ? (st_free && !ent_valid_q[tl_q]) : ld_free;
   assign ld_accept = cmd_valid_i && cmd_ready_o && cmd_op_i == OpLoadWeights;
@@ -188,10 +220,14 @@ module ftpu_matrix_unit #(
   // ---- next state ----------------------------------------------------------
   always_comb begin
     cur_d      = cur_q;
-    ld_busy_d  = ld_busy_q;
-    ld_buf_d   = ld_buf_q;
-    ld_row_d   = ld_row_q;
-    ld_addr_d  = ld_addr_q;
+    ph_d       = (ph_q == PhW'(RowDelay - 1)) ? '0 : ph_q + 1'b1;
+    pd_d       = pd_q;
+    pd_buf_d   = pd_buf_q;
+    pd_addr_d  = pd_addr_q;
+    sl_busy_d  = sl_busy_q;
+    sl_buf_d   = sl_buf_q;
+    sl_row_d   = sl_row_q;
+    sl_addr_d  = sl_addr_q;
     st_busy_d  = st_busy_q;
     st_buf_d   = st_buf_q;
     st_accum_d = st_accum_q;
@@ -200,17 +236,23 @@ module ftpu_matrix_unit #(
     st_left_d  = st_left_q;
     st_ent_d   = st_ent_q;
 
-    // Loader: one row per cycle while busy.
-    if (ld_busy_q) begin
-      ld_row_d  = ld_row_q + 1'b1;
-      ld_addr_d = ld_addr_q + 1'b1;
-      if (ld_last) ld_busy_d = 1'b0;
+    // Loader: the slot of this phase issues a row, or the pending load
+    // starts in it (row 0 now, row 1 RowDelay cycles later).
+    if (sl_go) begin
+      sl_row_d[ph_q*RowIdxW +: RowIdxW]  = sl_row + 1'b1;
+      sl_addr_d[ph_q*WmAddrW +: WmAddrW] = sl_addr + 1'b1;
+      if (sl_last) sl_busy_d[ph_q] = 1'b0;
+    end else if (pd_q) begin
+      pd_d = 1'b0;
+      sl_busy_d[ph_q] = (Rows > 1);
+      sl_buf_d[ph_q]  = pd_buf_q;
+      sl_row_d[ph_q*RowIdxW +: RowIdxW]  = RowIdxW'(1);
+      sl_addr_d[ph_q*WmAddrW +: WmAddrW] = pd_addr_q + 1'b1;
     end
     if (ld_accept) begin
-      ld_busy_d = 1'b1;
-      ld_buf_d  = !cur_q;           // the buffer MATMUL does not use
-      ld_row_d  = '0;
-      ld_addr_d = cmd_wm_addr_i;
+      pd_d      = 1'b1;
+      pd_buf_d  = !cur_q;           // the buffer MATMUL does not use
+      pd_addr_d = cmd_wm_addr_i;
     end
 
     // Streamer: one vector per cycle unless it waits.
@@ -234,9 +276,9 @@ module ftpu_matrix_unit #(
 
   // Presentation stage: what the memories' data of this cycle's reads meet.
   always_comb begin
-    l_valid_d = ld_busy_q;
-    l_buf_d   = ld_buf_q;
-    l_row_d   = ld_row_q;
+    l_valid_d = sl_go || pd_q;
+    l_buf_d   = sl_go ? sl_buf_q[ph_q] : pd_buf_q;
+    l_row_d   = sl_go ? sl_row : '0;
     p_valid_d = st_issue;
     p_wsel_d  = st_buf_q;
     p_accum_d = st_accum_q;
@@ -267,10 +309,14 @@ module ftpu_matrix_unit #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cur_q       <= 1'b0;
-      ld_busy_q   <= 1'b0;
-      ld_buf_q    <= 1'b0;
-      ld_row_q    <= '0;
-      ld_addr_q   <= '0;
+      ph_q        <= '0;
+      pd_q        <= 1'b0;
+      pd_buf_q    <= 1'b0;
+      pd_addr_q   <= '0;
+      sl_busy_q   <= '0;
+      sl_buf_q    <= '0;
+      sl_row_q    <= '0;
+      sl_addr_q   <= '0;
       st_busy_q   <= 1'b0;
       st_buf_q    <= 1'b0;
       st_accum_q  <= 1'b0;
@@ -291,10 +337,14 @@ module ftpu_matrix_unit #(
       tl_q        <= '0;
     end else begin
       cur_q       <= cur_d;
-      ld_busy_q   <= ld_busy_d;
-      ld_buf_q    <= ld_buf_d;
-      ld_row_q    <= ld_row_d;
-      ld_addr_q   <= ld_addr_d;
+      ph_q        <= ph_d;
+      pd_q        <= pd_d;
+      pd_buf_q    <= pd_buf_d;
+      pd_addr_q   <= pd_addr_d;
+      sl_busy_q   <= sl_busy_d;
+      sl_buf_q    <= sl_buf_d;
+      sl_row_q    <= sl_row_d;
+      sl_addr_q   <= sl_addr_d;
       st_busy_q   <= st_busy_d;
       st_buf_q    <= st_buf_d;
       st_accum_q  <= st_accum_d;
@@ -317,8 +367,8 @@ module ftpu_matrix_unit #(
   end
 
   // ---- outputs -------------------------------------------------------------
-  assign wm_rd_o       = ld_busy_q;
-  assign wm_addr_o     = ld_addr_q;
+  assign wm_rd_o       = sl_go || pd_q;
+  assign wm_addr_o     = sl_go ? sl_addr : pd_addr_q;
   assign ub_rd_o       = st_issue;
   assign ub_addr_o     = st_ub_q;
   assign acc_rd_o      = st_issue && st_accum_q;
@@ -327,8 +377,9 @@ module ftpu_matrix_unit #(
   assign acc_wr_addr_o = ent_wptr_q[hd_q*AccW1 +: AccAddrW];
   assign acc_wr_data_o = arr_out_psum;
 
-  assign busy_o         = ld_busy_q || st_busy_q || l_valid_q || (|ent_valid_q);
+  assign busy_o         = pd_q || (|sl_busy_q) || st_busy_q || l_valid_q || (|ent_valid_q);
   assign mac_o          = p_valid_q;
-  assign weight_stall_o = !st_busy_q && cmd_valid_i && cmd_op_i == OpLoadWeights && !ld_free;
-  assign input_stall_o  = st_busy_q && st_accum_q && hazard;
+  assign weight_stall_o = (st_busy_q && wwait) ||
+                          (!st_busy_q && cmd_valid_i && cmd_op_i == OpLoadWeights && !ld_free);
+  assign input_stall_o  = st_busy_q && !wwait && st_accum_q && hazard;
 endmodule

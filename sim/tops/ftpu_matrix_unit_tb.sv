@@ -14,7 +14,8 @@ module ftpu_matrix_unit_tb #(
   parameter int unsigned AddCuts  = 32'b000,
   parameter int          UbAddrW  = 12,
   parameter int          WmAddrW  = 14,
-  parameter int          AccAddrW = 12
+  parameter int          AccAddrW = 12,
+  parameter int          InFlight = 4
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -54,7 +55,8 @@ module ftpu_matrix_unit_tb #(
 
   ftpu_matrix_unit #(
     .Rows(N), .Cols(N), .AddCuts(AddCuts),
-    .UbAddrW(UbAddrW), .AccAddrW(AccAddrW), .WmAddrW(WmAddrW)
+    .UbAddrW(UbAddrW), .AccAddrW(AccAddrW), .WmAddrW(WmAddrW),
+    .InFlight(InFlight)
   ) u_unit (
     .clk_i,
     .rst_ni,
