@@ -24,7 +24,9 @@ struct lanes_checker {
 	struct ftpu_sim *sim;
 	lanes_ref_fn ref;
 	const char *unit;
-	uint64_t checked, mismatches;
+	uint64_t checked;
+	uint64_t mismatches; /* since the last lanes_finish: one test's count */
+	bool finished;       /* lanes_finish ran; the next push starts afresh */
 	/* Batches presented whose results have not come out yet (the pipeline
 	 * delay, at most 3 for the adder). */
 	struct lanes_batch inflight[4];
@@ -37,6 +39,10 @@ static inline void lanes_clock(struct lanes_checker *c, const struct lanes_batch
 {
 	unsigned lanes = ftpu_sim_lanes(c->sim), delay = ftpu_sim_lanes_delay(c->sim);
 	uint32_t r[LANES_MAX];
+	if (c->finished) { /* a new test: count its mismatches alone */
+		c->mismatches = 0;
+		c->finished = false;
+	}
 	struct lanes_batch *slot = &c->inflight[(c->head + c->count++) % 4];
 	*slot = *b;
 	for (unsigned i = slot->n; i < lanes; i++)
@@ -72,7 +78,8 @@ static inline void lanes_push(struct lanes_checker *c, struct lanes_batch *b,
 }
 
 /* Clock the partial batch, then empty batches until every vector queued so
- * far has come out and been checked (the empties stay in flight). */
+ * far has come out and been checked (the empties stay in flight).
+ * c->mismatches then holds this test's count; the next push resets it. */
 static inline void lanes_finish(struct lanes_checker *c, struct lanes_batch *b)
 {
 	static const struct lanes_batch empty;
@@ -81,6 +88,7 @@ static inline void lanes_finish(struct lanes_checker *c, struct lanes_batch *b)
 	b->n = 0;
 	for (unsigned i = 0; i < ftpu_sim_lanes_delay(c->sim); i++)
 		lanes_clock(c, &empty);
+	c->finished = true;
 }
 
 /* cmocka group setup: open the lanes model, keep one checker in *state. */
