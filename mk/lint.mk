@@ -4,7 +4,7 @@ RTL_LINK := $(wildcard rtl/link/*.sv)
 RTL_ALL := $(RTL_CORE) $(RTL_LINK)
 # top module : sources it needs
 LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_activate:core \
-	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link
+	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link ftpu_control:core
 LINT_STAMP := $(BUILD)/lint/ok
 lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(RTL_LINK))
 
@@ -28,6 +28,7 @@ $(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DE
 		hierarchy -check -top ftpu_systolic_array; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_matrix_unit; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_activate; proc; \
+		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_control; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc" \
 		> $(BUILD)/lint/yosys.log 2>&1 || { cat $(BUILD)/lint/yosys.log; exit 1; }

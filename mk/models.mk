@@ -102,6 +102,23 @@ matrix_unit_4p_SHIMFLAGS := -DFTPU_N=4 \
 MODELS += matrix_unit_4p
 
 
+# The control plane (rtl/core/ftpu_control.sv) as its own top, with INFO
+# values unlike the defaults (and a configuration driver/ref_device.c takes:
+# square array, WEIGHT_TILES * ROWS weight rows) so that swapped values show.
+CTL_PARAMS := ROWS=8 COLS=8 UB_VECTORS=1000 WEIGHT_TILES=300 ACC_VECTORS=700 \
+	BIAS_VECTORS=50 IQ_WORDS=5000 CLOCK_HZ=123456789 ROW_DELAY=3 MAX_PAYLOAD=4096
+ctl_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(CTL_PARAMS)))
+control_TOP := ftpu_control
+control_SRCS := $(RTL_CORE)
+control_VFLAGS := -GRows=$(call ctl_param,ROWS) -GCols=$(call ctl_param,COLS) \
+	-GUbVectors=$(call ctl_param,UB_VECTORS) -GWeightTiles=$(call ctl_param,WEIGHT_TILES) \
+	-GAccVectors=$(call ctl_param,ACC_VECTORS) -GBiasVectors=$(call ctl_param,BIAS_VECTORS) \
+	-GIqWords=$(call ctl_param,IQ_WORDS) -GClockHz=$(call ctl_param,CLOCK_HZ) \
+	-GRowDelay=$(call ctl_param,ROW_DELAY) -GMaxPayload=$(call ctl_param,MAX_PAYLOAD)
+control_SHIM := sim/control_shim.cpp
+control_SHIMFLAGS := $(foreach p,$(CTL_PARAMS),-DFTPU_CTL_$(p))
+MODELS += control
+
 model_lib = $(SIM_DIR)/$(1)/V$(1)__ALL.a
 model_shim = $(SIM_DIR)/$(1)/shim.o
 model_libs = $(foreach m,$(1),$(call model_lib,$(m)) $(call model_shim,$(m))) \
@@ -159,3 +176,4 @@ test_link_rtl_MODELS := link_loop
 test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
 test_activate_MODELS := act_lanes
 test_f32_to_bf16_MODELS := cvt_lanes
+test_control_MODELS := control

@@ -194,6 +194,63 @@ struct ftpu_mu_stats {
 bool ftpu_sim_mu_run(struct ftpu_sim *sim, uint64_t max_cycles,
 		     struct ftpu_mu_stats *st);
 
+/* --- control plane (rtl/core/ftpu_control.sv, Verilated as its own top) --- */
+
+struct ftpu_sim *ftpu_sim_open_control(const char *trace_path);
+
+/* The model's parameters (mk/models.mk control_*), as INFO reports them. */
+struct ftpu_sim_control_params {
+	unsigned rows, cols, ub_vectors, weight_tiles, acc_vectors;
+	unsigned bias_vectors, iq_words, clock_hz, row_delay, max_payload;
+};
+
+/* ev bits of struct ftpu_sim_control_io: the ev_*_i inputs. */
+enum ftpu_sim_control_ev {
+	FTPU_SIM_CTL_EV_BUSY = 1u << 0,
+	FTPU_SIM_CTL_EV_MAC = 1u << 1,
+	FTPU_SIM_CTL_EV_WEIGHT_STALL = 1u << 2,
+	FTPU_SIM_CTL_EV_INPUT_STALL = 1u << 3,
+	FTPU_SIM_CTL_EV_OUTPUT_STALL = 1u << 4,
+	FTPU_SIM_CTL_EV_IDLE = 1u << 5,
+	FTPU_SIM_CTL_EV_BYTE_IN = 1u << 6,
+	FTPU_SIM_CTL_EV_BYTE_OUT = 1u << 7,
+	FTPU_SIM_CTL_EV_INSTR = 1u << 8,
+};
+
+/* One clock cycle of the control model: inputs, then the outputs sampled
+ * before the clock edge (a transfer happens when valid and ready are both
+ * true in the same call). */
+struct ftpu_sim_control_io {
+	/* inputs */
+	bool req_valid;
+	uint32_t req_word; /* CONTROL frame: w1, w2, payload */
+	bool rsp_ready;
+	uint16_t credit;
+	unsigned state; /* enum ftpu_link_dev_state */
+	uint32_t free_words, queued_words;
+	unsigned ev; /* enum ftpu_sim_control_ev bits */
+	bool fault_valid;
+	uint32_t fault_pc, fault_code, fault_instr;
+	bool reset_done;
+	bool reg_req, reg_we;
+	uint8_t reg_addr;
+	uint32_t reg_wdata;
+	/* outputs */
+	bool req_ready;
+	bool rsp_valid;
+	uint32_t rsp_word; /* RESPONSE frame: w1, w2, payload */
+	bool reset;        /* reset_o */
+	uint32_t reg_rdata; /* data of the read one cycle earlier */
+};
+
+/* Fills *p; false if sim is not the control model. */
+bool ftpu_sim_control_get_params(const struct ftpu_sim *sim,
+			     struct ftpu_sim_control_params *p);
+
+/* Runs one cycle; false (nothing run) if sim is not the control model.
+ * Reset with ftpu_sim_reset(). */
+bool ftpu_sim_control_cycle(struct ftpu_sim *sim, struct ftpu_sim_control_io *io);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_control: the device's control plane. It answers CONTROL frames
+// (docs/protocol.md §7.1, §7.2) with RESPONSE frames, keeps the performance
+// counters and the fault record, and shows all of it through a small
+// register interface (docs/registers.md), so that a control core running
+// firmware can take the control plane over later without touching the data
+// path. The RESPONSE payloads are those of driver/ref_device.c (on_control)
+// for the same request and state, INFO keys in the same order.
+//
+// Request input: one CONTROL frame as words, as ftpu_link_rx delivers it:
+// w1 = {seq[31:16], flags[15:8], type[7:0]}, w2 = {credit[31:16], len[15:0]},
+// then len payload words. The receiver refuses CONTROL frames longer than
+// MAX_CONTROL (16) with OVERFLOW; this block takes any len anyway (only the
+// first payload word, the op, is kept). One frame at a time: req_ready_o is
+// low from the last word of a request until its RESPONSE has been taken.
+//
+// Response output: w1 = {seq echoed, flags 0, type 0x81}, w2 = {credit, len},
+// then op, status and the results, in the format ftpu_link_tx takes. The
+// credit is credit_i sampled when w1 is taken. Words are held while
+// rsp_valid_o && !rsp_ready_i.
+//
+// Handling: in the cycle after the last request word (StExec) the status is
+// decided and the results are snapshot into registers in that one cycle
+// (STATUS, READ_COUNTERS, READ_FAULTS); CLEAR_COUNTERS zeroes the counters
+// at the end of that cycle; RESET also clears the fault record and pulses
+// reset_o for one cycle (the cycle after StExec). The RESPONSE to a RESET
+// waits until reset_done_i is high, sampled from the cycle after the pulse:
+// the core holds reset_done_i low until it has discarded its receive buffer
+// and program and is idle again (a core that is idle one cycle after
+// reset_o may tie it to 1), so that the RESPONSE's credit is IQ_WORDS.
+//
+// Counters count from the cycle after a clear (cycles: clock cycles; the
+// ev_*_i inputs: cycles they are high; ev_mac_i adds Rows*Cols; ev_byte_*_i
+// add one byte). 32-bit counters wrap; macs and bytes are 64 bits.
+// Faults: a fault_valid_i pulse records pc, code and instruction word and
+// counts one fault; a RESET (link or register) in the same cycle wins.
+module ftpu_control #(
+  parameter int unsigned Rows        = 16,
+  parameter int unsigned Cols        = 16,
+  parameter int unsigned UbVectors   = 4096,
+  parameter int unsigned WeightTiles = 1024,
+  parameter int unsigned AccVectors  = 4096,
+  parameter int unsigned BiasVectors = 256,
+  parameter int unsigned IqWords     = 8192,
+  parameter int unsigned ClockHz     = 100000000,
+  parameter int unsigned RowDelay    = 1,
+  parameter int unsigned MaxPayload  = 4096
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // CONTROL frame words from the receiver
+  input  logic        req_valid_i,
+  output logic        req_ready_o,
+  input  logic [31:0] req_data_i,
+  // RESPONSE frame words to the transmitter
+  output logic        rsp_valid_o,
+  input  logic        rsp_ready_i,
+  output logic [31:0] rsp_data_o,
+  input  logic [15:0] credit_i,       // free receive-buffer words, saturated
+  // execution state for STATUS
+  input  logic [1:0]  state_i,        // enum ftpu_link_dev_state
+  input  logic [31:0] free_words_i,   // free receive-buffer words
+  input  logic [31:0] queued_words_i, // PROGRAM words not yet executed
+  // per-cycle events for the counters
+  input  logic        ev_busy_i,
+  input  logic        ev_mac_i,       // the array took a vector: Rows*Cols MACs
+  input  logic        ev_weight_stall_i,
+  input  logic        ev_input_stall_i,
+  input  logic        ev_output_stall_i,
+  input  logic        ev_idle_i,
+  input  logic        ev_byte_in_i,   // the link received a byte
+  input  logic        ev_byte_out_i,  // the link sent a byte
+  input  logic        ev_instr_i,     // an instruction retired
+  // fault record
+  input  logic        fault_valid_i,
+  input  logic [31:0] fault_pc_i,
+  input  logic [31:0] fault_code_i,
+  input  logic [31:0] fault_instr_i,
+  // reset of the rest of the core
+  output logic        reset_o,        // one-cycle pulse
+  input  logic        reset_done_i,   // the core is idle after reset_o
+  // register interface (docs/registers.md), read data one cycle later
+  input  logic        reg_req_i,
+  input  logic        reg_we_i,
+  input  logic [7:0]  reg_addr_i,
+  input  logic [31:0] reg_wdata_i,
+  output logic [31:0] reg_rdata_o
+);
+  // docs/protocol.md §7: ops, status codes
+  localparam logic [31:0] OpInfo = 32'd1, OpStatus = 32'd2, OpReset = 32'd3;
+  localparam logic [31:0] OpReadCounters = 32'd4, OpClearCounters = 32'd5;
+  localparam logic [31:0] OpReadFaults = 32'd6;
+  localparam logic [31:0] RespOk = 32'd0, RespUnknownOp = 32'd1, RespBadRequest = 32'd2;
+  localparam logic [31:0] Version = 32'h0001_0000;  // protocol 1.0
+  localparam logic [7:0]  TypeResponse = 8'h81;
+  localparam logic [63:0] MacsPerVector = 64'(Rows) * 64'(Cols);
+  localparam int          SnapWords = 13;  // the largest snapshot: counters
+
+  typedef enum logic [2:0] {
+    StW1,       // take the request's w1
+    StW2,       // take the request's w2
+    StPay,      // take the request's payload words
+    StExec,     // decide the status, snapshot, clear, reset
+    StRstWait,  // wait for the core to finish its reset
+    StR1,       // send the response's w1
+    StR2,       // send the response's w2
+    StRPay      // send the response's payload
+  } state_e;
+  state_e state_q, state_d;
+
+  logic [15:0] seq_q, seq_d;
+  logic [15:0] len_q, len_d;      // request payload words
+  logic [15:0] left_q, left_d;    // request payload words still to take
+  logic [31:0] op_q, op_d;
+  logic [31:0] status_q, status_d;
+  logic [15:0] rlen_q, rlen_d;    // response payload words
+  logic [15:0] idx_q, idx_d;      // response payload word being sent
+  logic [15:0] credit_q, credit_d;
+  logic [SnapWords*32-1:0] snap_q, snap_d;
+  logic        reset_q, reset_d;
+
+  // counters and fault record
+  logic [31:0] c_cycles_q, c_busy_q, c_wstall_q, c_istall_q, c_ostall_q, c_idle_q, c_instr_q;
+  logic [63:0] c_macs_q, c_bin_q, c_bout_q;
+  logic [31:0] faults_q, fault_pc_q, fault_code_q, fault_instr_q;
+  logic [SnapWords*32-1:0] counters;  // in READ_COUNTERS order
+  logic [4*32-1:0]         status_words, fault_words;
+  logic        exec_ok;
+  logic        clear_cnt, clear_all;  // from the link or the registers
+  logic        reg_reset, reg_clear;
+  logic [31:0] hi_q;                  // high word latched by a _lo read
+
+  assign counters = {c_instr_q, c_bout_q, c_bin_q, c_idle_q, c_ostall_q, c_istall_q,
+                     c_wstall_q, c_macs_q, c_busy_q, c_cycles_q};
+  assign status_words = {faults_q, queued_words_i, free_words_i, 30'd0, state_i};
+  assign fault_words  = {fault_instr_q, fault_code_q, fault_pc_q, faults_q};
+
+  // INFO results word i (key/value pairs, ref_device.c's order)
+  function automatic logic [31:0] info_word(input logic [4:0] i);
+    logic [31:0] v;
+    unique case (i[4:1])
+      4'd0:    v = Version;
+      4'd1:    v = 32'(Rows);
+      4'd2:    v = 32'(Cols);
+      4'd3:    v = 32'(UbVectors);
+      4'd4:    v = 32'(WeightTiles);
+      4'd5:    v = 32'(AccVectors);
+      4'd6:    v = 32'(BiasVectors);
+      4'd7:    v = 32'(IqWords);
+      4'd8:    v = 32'(ClockHz);
+      4'd9:    v = 32'(RowDelay);
+      4'd10:   v = 32'(MaxPayload);
+      default: v = 32'd0;
+    endcase
+    info_word = i[0] ? v : 32'(i[4:1]) + 32'd1;
+  endfunction
+
+  // ---- request / response FSM --------------------------------------------
+  always_comb begin
+    state_d  = state_q;
+    seq_d    = seq_q;
+    len_d    = len_q;
+    left_d   = left_q;
+    op_d     = op_q;
+    status_d = status_q;
+    rlen_d   = rlen_q;
+    idx_d    = idx_q;
+    credit_d = credit_q;
+    snap_d   = snap_q;
+    reset_d  = 1'b0;
+    exec_ok  = 1'b0;
+    req_ready_o = 1'b0;
+    rsp_valid_o = 1'b0;
+    rsp_data_o  = 32'd0;
+    unique case (state_q)
+      // take the request's w1
+      StW1: begin
+        req_ready_o = 1'b1;
+        if (req_valid_i) begin
+          seq_d   = req_data_i[31:16];
+          state_d = StW2;
+        end
+      end
+      // take the request's w2
+      StW2: begin
+        req_ready_o = 1'b1;
+        if (req_valid_i) begin
+          len_d   = req_data_i[15:0];
+          left_d  = req_data_i[15:0];
+          op_d    = 32'd0;
+          state_d = req_data_i[15:0] == 16'd0 ? StExec : StPay;
+        end
+      end
+      // take the request's payload words, keep the first (op)
+      StPay: begin
+        req_ready_o = 1'b1;
+        if (req_valid_i) begin
+          if (left_q == len_q) op_d = req_data_i;
+          left_d = left_q - 16'd1;
+          if (left_q == 16'd1) state_d = StExec;
+        end
+      end
+      // decide the status, snapshot the results, clear and reset
+      StExec: begin
+        idx_d = 16'd0;
+        if (len_q != 16'd1) begin
+          status_d = RespBadRequest;
+          rlen_d   = 16'd2;
+        end else begin
+          status_d = RespOk;
+          exec_ok  = 1'b1;
+          unique case (op_q)
+            OpInfo:         rlen_d = 16'd24;
+            OpStatus: begin
+              rlen_d = 16'd6;
+              snap_d[4*32-1:0] = status_words;
+            end
+            OpReset:        rlen_d = 16'd2;
+            OpReadCounters: begin
+              rlen_d = 16'd15;
+              snap_d = counters;
+            end
+            OpClearCounters: rlen_d = 16'd2;
+            OpReadFaults: begin
+              rlen_d = 16'd6;
+              snap_d[4*32-1:0] = fault_words;
+            end
+            default: begin
+              status_d = RespUnknownOp;
+              rlen_d   = 16'd2;
+              exec_ok  = 1'b0;
+            end
+          endcase
+        end
+        if (exec_ok && op_q == OpReset) begin
+          reset_d = 1'b1;
+          state_d = StRstWait;
+        end else begin
+          state_d = StR1;
+        end
+      end
+      // wait for the core's reset, sampled from the cycle after the pulse
+      StRstWait: begin
+        if (!reset_q && reset_done_i) state_d = StR1;
+      end
+      // send w1
+      StR1: begin
+        rsp_valid_o = 1'b1;
+        rsp_data_o  = {seq_q, 8'd0, TypeResponse};
+        if (rsp_ready_i) begin
+          credit_d = credit_i;
+          state_d  = StR2;
+        end
+      end
+      // send w2
+      StR2: begin
+        rsp_valid_o = 1'b1;
+        rsp_data_o  = {credit_q, rlen_q};
+        if (rsp_ready_i) state_d = StRPay;
+      end
+      // send op, status, results
+      StRPay: begin
+        rsp_valid_o = 1'b1;
+        if (idx_q == 16'd0) rsp_data_o = op_q;
+        else if (idx_q == 16'd1) rsp_data_o = status_q;
+        else if (op_q == OpInfo) rsp_data_o = info_word(idx_q[4:0] - 5'd2);
+        else rsp_data_o = snap_q[(32'(idx_q) - 32'd2) * 32 +: 32];
+        if (rsp_ready_i) begin
+          idx_d = idx_q + 16'd1;
+          if (idx_q + 16'd1 == rlen_q) state_d = StW1;
+        end
+      end
+      default: state_d = StW1;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q  <= StW1;
+      seq_q    <= 16'd0;
+      len_q    <= 16'd0;
+      left_q   <= 16'd0;
+      op_q     <= 32'd0;
+      status_q <= 32'd0;
+      rlen_q   <= 16'd0;
+      idx_q    <= 16'd0;
+      credit_q <= 16'd0;
+      snap_q   <= '0;
+      reset_q  <= 1'b0;
+    end else begin
+      state_q  <= state_d;
+      seq_q    <= seq_d;
+      len_q    <= len_d;
+      left_q   <= left_d;
+      op_q     <= op_d;
+      status_q <= status_d;
+      rlen_q   <= rlen_d;
+      idx_q    <= idx_d;
+      credit_q <= credit_d;
+      snap_q   <= snap_d;
+      reset_q  <= reset_d || reg_reset;
+    end
+  end
+
+  assign reset_o = reset_q;
+
+  // ---- counters and fault record -----------------------------------------
+  assign clear_all = (exec_ok && op_q == OpReset) || reg_reset;
+  assign clear_cnt = clear_all || (exec_ok && op_q == OpClearCounters) || reg_clear;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {c_cycles_q, c_busy_q, c_macs_q, c_wstall_q, c_istall_q} <= '0;
+      {c_ostall_q, c_idle_q, c_bin_q, c_bout_q, c_instr_q} <= '0;
+    end else if (clear_cnt) begin
+      c_cycles_q <= 32'd0;
+      c_busy_q   <= 32'd0;
+      c_macs_q   <= 64'd0;
+      c_wstall_q <= 32'd0;
+      c_istall_q <= 32'd0;
+      c_ostall_q <= 32'd0;
+      c_idle_q   <= 32'd0;
+      c_bin_q    <= 64'd0;
+      c_bout_q   <= 64'd0;
+      c_instr_q  <= 32'd0;
+    end else begin
+      c_cycles_q <= c_cycles_q + 32'd1;
+      c_busy_q   <= c_busy_q + 32'(ev_busy_i);
+      c_macs_q   <= c_macs_q + (ev_mac_i ? MacsPerVector : 64'd0);
+      c_wstall_q <= c_wstall_q + 32'(ev_weight_stall_i);
+      c_istall_q <= c_istall_q + 32'(ev_input_stall_i);
+      c_ostall_q <= c_ostall_q + 32'(ev_output_stall_i);
+      c_idle_q   <= c_idle_q + 32'(ev_idle_i);
+      c_bin_q    <= c_bin_q + 64'(ev_byte_in_i);
+      c_bout_q   <= c_bout_q + 64'(ev_byte_out_i);
+      c_instr_q  <= c_instr_q + 32'(ev_instr_i);
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {faults_q, fault_pc_q, fault_code_q, fault_instr_q} <= '0;
+    end else if (clear_all) begin
+      {faults_q, fault_pc_q, fault_code_q, fault_instr_q} <= '0;
+    end else if (fault_valid_i) begin
+      faults_q      <= faults_q + 32'd1;
+      fault_pc_q    <= fault_pc_i;
+      fault_code_q  <= fault_code_i;
+      fault_instr_q <= fault_instr_i;
+    end
+  end
+
+  // ---- register interface (docs/registers.md) ----------------------------
+  localparam logic [7:0] RegCmd = 8'h3F;
+  assign reg_reset = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[0];
+  assign reg_clear = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[1];
+
+  logic unused_wdata;  // CMD bits 31:2 are reserved
+  assign unused_wdata = ^reg_wdata_i[31:2];
+
+  logic [31:0] rdata_q, rdata_d;
+  logic [31:0] hi_d;
+  always_comb begin
+    rdata_d = 32'd0;
+    hi_d    = hi_q;
+    if (reg_req_i && !reg_we_i) begin
+      unique casez (reg_addr_i)
+        8'h00: rdata_d = 32'h5550_5446;  // ID: 'F','T','P','U'
+        8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0A,
+        8'h0B: rdata_d = info_word({reg_addr_i[3:0] - 4'd1, 1'b1});
+        8'h10, 8'h11, 8'h12, 8'h13: rdata_d = status_words[reg_addr_i[1:0]*32 +: 32];
+        8'h2?: begin
+          // a _lo read latches its _hi word; a _hi read returns the latch
+          if (reg_addr_i[3:0] <= 4'd12) begin
+            unique case (reg_addr_i[3:0])
+              4'd3, 4'd9, 4'd11: rdata_d = hi_q;
+              default: rdata_d = counters[reg_addr_i[3:0]*32 +: 32];
+            endcase
+            if (reg_addr_i[3:0] == 4'd2 || reg_addr_i[3:0] == 4'd8 ||
+                reg_addr_i[3:0] == 4'd10)
+              hi_d = counters[32'(reg_addr_i[3:0]) * 32 + 32 +: 32];
+          end
+        end
+        8'h30, 8'h31, 8'h32, 8'h33: rdata_d = fault_words[reg_addr_i[1:0]*32 +: 32];
+        default: rdata_d = 32'd0;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rdata_q <= 32'd0;
+      hi_q    <= 32'd0;
+    end else begin
+      rdata_q <= rdata_d;
+      hi_q    <= hi_d;
+    end
+  end
+
+  assign reg_rdata_o = rdata_q;
+endmodule
