@@ -79,7 +79,17 @@ static inline uint16_t rng_bf16(struct rng *r)
 	return (uint16_t)(((u >> 12) & 0x8000) | (exp << 7) | ((u >> 20) & 0x7F));
 }
 
-/* An fp32 operand, by the same recipe. */
+/* A GEMM operand: moderate magnitudes (so long sums mostly stay finite and
+ * rounding matters), with special_per_mille of the special values. */
+static inline uint16_t rng_bf16_operand(struct rng *r, unsigned special_per_mille)
+{
+	if (rng_below(r, 1000) < special_per_mille)
+		return bf16_specials[rng_below(r, N_BF16_SPECIALS)];
+	uint32_t u = rng_u32(r);
+	return (uint16_t)((u & 0x8000) | (118 + rng_below(r, 18)) << 7 | (u & 0x7F));
+}
+
+/* An fp32 operand, by the same recipe as rng_bf16. */
 static inline uint32_t rng_f32(struct rng *r)
 {
 	uint32_t u = rng_u32(r);

@@ -180,14 +180,6 @@ static void emit_bf16_vectors(struct prog *p, unsigned mem, uint32_t addr,
 		emit_word(p, (uint32_t)v[i] | (uint32_t)v[i + 1] << 16);
 }
 
-static uint16_t operand(struct rng *r)
-{
-	if (rng_below(r, 1000) < 20)
-		return bf16_specials[rng_below(r, N_BF16_SPECIALS)];
-	uint32_t u = rng_u32(r);
-	return (uint16_t)((u & 0x8000) | (118 + rng_below(r, 18)) << 7 | (u & 0x7F));
-}
-
 /* The compiler's job, done by hand: C = (acc ? C : 0) + A * B as tiles. */
 static void check_gemm(struct host *h, size_t M, size_t K, size_t Nn, bool acc)
 {
@@ -198,9 +190,9 @@ static void check_gemm(struct host *h, size_t M, size_t K, size_t Nn, bool acc)
 	struct prog p = { 0 };
 	assert_true(A && B && C && want && vec);
 	for (size_t i = 0; i < M * K; i++)
-		A[i] = operand(&h->rng);
+		A[i] = rng_bf16_operand(&h->rng, 20);
 	for (size_t i = 0; i < K * Nn; i++)
-		B[i] = operand(&h->rng);
+		B[i] = rng_bf16_operand(&h->rng, 20);
 	for (size_t i = 0; i < M * Nn; i++)
 		want[i] = rng_f32(&h->rng);
 

@@ -48,16 +48,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Mostly ordinary values of moderate size (so sums do not all overflow),
- * with a `special` share of zeros, subnormals, Inf, NaN and extremes. */
-static uint16_t operand(struct rng *r, unsigned special_per_mille)
-{
-	if (rng_below(r, 1000) < special_per_mille)
-		return bf16_specials[rng_below(r, N_BF16_SPECIALS)];
-	uint32_t u = rng_u32(r);
-	return (uint16_t)((u & 0x8000) | (118 + rng_below(r, 18)) << 7 | (u & 0x7F));
-}
-
 /* Runs one GEMM on the array and on the reference; asserts equal bits.
  * Returns the stats for cycle checks. */
 static struct array_gemm_stats run_case(struct ftpu_sim *sim, size_t M, size_t K,
@@ -71,9 +61,9 @@ static struct array_gemm_stats run_case(struct ftpu_sim *sim, size_t M, size_t K
 	uint32_t *C = malloc(M * N * sizeof(*C)), *want = malloc(M * N * sizeof(*C));
 	assert_non_null(A), assert_non_null(B), assert_non_null(C), assert_non_null(want);
 	for (size_t i = 0; i < M * lda; i++)
-		A[i] = operand(&r, special);
+		A[i] = rng_bf16_operand(&r, special);
 	for (size_t i = 0; i < K * ldb; i++)
-		B[i] = operand(&r, special);
+		B[i] = rng_bf16_operand(&r, special);
 	for (size_t i = 0; i < M * N; i++)
 		C[i] = want[i] = (i % 7 == 3) ? 0x80000000u : rng_f32(&r);
 

@@ -64,14 +64,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static uint16_t operand(struct rng *r, unsigned special_per_mille)
-{
-	if (rng_below(r, 1000) < special_per_mille)
-		return bf16_specials[rng_below(r, N_BF16_SPECIALS)];
-	uint32_t u = rng_u32(r);
-	return (uint16_t)((u & 0x8000) | (118 + rng_below(r, 18)) << 7 | (u & 0x7F));
-}
-
 /* Writes vector v (n bf16) to UB or WM at addr. */
 static void put16(struct fixture *fx, enum ftpu_sim_mu_mem mem, unsigned addr,
 		  const uint16_t *v)
@@ -174,9 +166,9 @@ static struct ftpu_mu_stats run_case(struct fixture *fx, size_t M, size_t K,
 	uint32_t *C = malloc(M * N * sizeof(*C)), *want = malloc(M * N * sizeof(*C));
 	assert_non_null(A), assert_non_null(B), assert_non_null(C), assert_non_null(want);
 	for (size_t i = 0; i < M * K; i++)
-		A[i] = operand(&r, special);
+		A[i] = rng_bf16_operand(&r, special);
 	for (size_t i = 0; i < K * N; i++)
-		B[i] = operand(&r, special);
+		B[i] = rng_bf16_operand(&r, special);
 	for (size_t i = 0; i < M * N; i++)
 		C[i] = want[i] = (i % 7 == 3) ? 0x80000000u : rng_f32(&r);
 	struct ftpu_mu_stats st = mu_gemm(fx, M, K, N, A, B, C, accumulate);
@@ -232,7 +224,7 @@ static void put_tile(struct fixture *fx, unsigned row, uint16_t *T, struct rng *
 {
 	const unsigned n = fx->d.n;
 	for (unsigned i = 0; i < n * n; i++)
-		T[i] = operand(r, 20);
+		T[i] = rng_bf16_operand(r, 20);
 	for (unsigned k = 0; k < n; k++)
 		put16(fx, FTPU_SIM_MU_WM, row + k, T + k * n);
 }
@@ -242,7 +234,7 @@ static void put_acts(struct fixture *fx, unsigned ub, size_t m, uint16_t *A,
 {
 	const unsigned n = fx->d.n;
 	for (size_t i = 0; i < m * n; i++)
-		A[i] = operand(r, 20);
+		A[i] = rng_bf16_operand(r, 20);
 	for (size_t i = 0; i < m; i++)
 		put16(fx, FTPU_SIM_MU_UB, ub + (unsigned)i, A + i * n);
 }
