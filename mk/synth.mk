@@ -29,6 +29,11 @@ $(eval $(call synth_design,array4x4,ftpu_systolic_array,Rows=4 Cols=4))
 # The link layer, with a receive buffer of 2048 words (16 iCE40 BRAMs).
 $(eval $(call synth_design,link_rx,ftpu_link_rx,Depth=2048))
 $(eval $(call synth_design,link_tx,ftpu_link_tx,))
+# The device's units so far: a 4x4 matrix unit at the boards' pipeline
+# depth, one activation lane, the control-plane block.
+$(eval $(call synth_design,matrix_unit4x4,ftpu_matrix_unit,Rows=4 Cols=4 AddCuts=7 InFlight=8))
+$(eval $(call synth_design,activate,ftpu_activate,))
+$(eval $(call synth_design,control,ftpu_control,))
 
 SYNTH_FAMILIES := ice40 ecp5 xc7
 # -abc9: the default ABC script's lutpack step asserts on the array in

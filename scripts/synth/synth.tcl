@@ -30,12 +30,18 @@ if {[llength $srcs] == 0} { error "synth.tcl: SYNTH_SRCS is empty" }
 
 yosys read_verilog -sv -I$inc {*}$srcs
 
+# chparam before hierarchy: Yosys 0.23's `hierarchy -chparam` asserts
+# (rtlil.cc:663) when the top re-elaborates around a parameterized child,
+# as ftpu_matrix_unit does around ftpu_systolic_array.
 set chparam {}
 foreach p $params {
 	lassign [split $p =] name value
-	lappend chparam -chparam $name $value
+	lappend chparam -set $name $value
 }
-yosys hierarchy -check -top $top {*}$chparam
+if {[llength $chparam] > 0} { yosys chparam {*}$chparam $top }
+yosys hierarchy -check -top $top
+# chparam leaves the top as $paramod$...; give it its name back for -top.
+yosys rename -top $top
 if {$iface ne ""} {
 	yosys proc
 	yosys write_verilog -noattr $iface
