@@ -56,23 +56,17 @@ struct Array : ftpu::Model<FTPU_VCLASS> {
 			 uint32_t *out_psum) override
 	{
 		drive(in);
-		top->clk_i = 0;
-		eval();
-		if (out_valid)
-			*out_valid = top->out_valid_o;
-		if (out_psum && top->out_valid_o)
-			ftpu::from_port(top->out_psum_o, out_psum);
-		top->clk_i = 1;
-		eval();
-		cycles++;
+		clock([&] {
+			if (out_valid)
+				*out_valid = top->out_valid_o;
+			if (out_psum && top->out_valid_o)
+				ftpu::from_port(top->out_psum_o, out_psum);
+		});
 	}
 
 	void reset(unsigned n) override
 	{
-		top->rst_ni = 0;
-		for (unsigned i = 0; i < n; i++)
-			array_cycle(nullptr, nullptr, nullptr);
-		top->rst_ni = 1;
+		hold_reset(n, [&] { array_cycle(nullptr, nullptr, nullptr); });
 	}
 };
 

@@ -55,21 +55,13 @@ struct Control : ftpu::Model<FTPU_VCLASS> {
 	void cycle(ftpu_sim_control_io *io)
 	{
 		drive(io);
-		top->clk_i = 0;
-		eval();
-		sample(io);
-		top->clk_i = 1;
-		eval();
-		cycles++;
+		clock([&] { sample(io); });
 	}
 
 	void reset(unsigned n) override
 	{
 		ftpu_sim_control_io idle = {};
-		top->rst_ni = 0;
-		for (unsigned i = 0; i < n; i++)
-			cycle(&idle);
-		top->rst_ni = 1;
+		hold_reset(n, [&] { cycle(&idle); });
 	}
 };
 

@@ -45,12 +45,7 @@ struct Link : ftpu::Model<FTPU_VCLASS> {
 	bool link_cycle(ftpu_sim_link_io *io) override
 	{
 		drive(io);
-		top->clk_i = 0;
-		eval();
-		sample(io);
-		top->clk_i = 1;
-		eval();
-		cycles++;
+		clock([&] { sample(io); });
 		return true;
 	}
 
@@ -70,10 +65,7 @@ struct Link : ftpu::Model<FTPU_VCLASS> {
 	void reset(unsigned n) override
 	{
 		ftpu_sim_link_io idle = {};
-		top->rst_ni = 0;
-		for (unsigned i = 0; i < n; i++)
-			link_cycle(&idle);
-		top->rst_ni = 1;
+		hold_reset(n, [&] { link_cycle(&idle); });
 	}
 };
 

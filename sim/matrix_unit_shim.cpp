@@ -53,16 +53,6 @@ struct MatrixUnit : ftpu::Model<FTPU_VCLASS> {
 
 	// Low half of the cycle: inputs settle and outputs are sampled (the
 	// caller's function), then the rising edge.
-	template <class F> void cycle(F sample)
-	{
-		top->clk_i = 0;
-		eval();
-		sample();
-		top->clk_i = 1;
-		eval();
-		cycles++;
-	}
-
 	bool mu_write(ftpu_sim_mu_mem mem, unsigned addr, const uint32_t *w) override
 	{
 		if (addr >= depth(mem) || top->busy_o || !queue.empty())
@@ -75,7 +65,7 @@ struct MatrixUnit : ftpu::Model<FTPU_VCLASS> {
 		top->bd_mem_i = mem;
 		top->bd_addr_i = addr;
 		ftpu::to_port(top->bd_wdata_i, data);
-		cycle([] {});
+		clock([] {});
 		top->bd_we_i = 0;
 		return true;
 	}
@@ -113,7 +103,7 @@ struct MatrixUnit : ftpu::Model<FTPU_VCLASS> {
 				return false;
 			}
 			drive_cmd();
-			cycle([&] {
+			clock([&] {
 				if (top->cmd_valid_i && top->cmd_ready_o) {
 					queue.pop_front();
 					if (!started)
@@ -140,10 +130,7 @@ struct MatrixUnit : ftpu::Model<FTPU_VCLASS> {
 		queue.clear();
 		top->cmd_valid_i = 0;
 		top->bd_we_i = 0;
-		top->rst_ni = 0;
-		for (unsigned i = 0; i < n; i++)
-			cycle([] {});
-		top->rst_ni = 1;
+		hold_reset(n, [&] { clock([] {}); });
 		top->eval();
 	}
 };

@@ -110,6 +110,27 @@ template <class V> struct Model : ftpu_sim {
 		time++;
 	}
 
+	// One clock cycle: the low half settles the inputs already driven and
+	// calls sample() on this cycle's outputs; then the rising edge.
+	template <class F> void clock(F sample)
+	{
+		top->clk_i = 0;
+		eval();
+		sample();
+		top->clk_i = 1;
+		eval();
+		cycles++;
+	}
+
+	// Holds rst_ni low for n cycles, each run by idle_cycle().
+	template <class F> void hold_reset(unsigned n, F idle_cycle)
+	{
+		top->rst_ni = 0;
+		for (unsigned i = 0; i < n; i++)
+			idle_cycle();
+		top->rst_ni = 1;
+	}
+
 	~Model() override
 	{
 		if (top)
