@@ -49,6 +49,7 @@ struct ftpu_ref_device {
 	uint32_t data_at;        /* word index into the target region */
 	unsigned int data_mem;
 	uint32_t data_base;      /* first vector */
+	uint32_t *data_vec;      /* the vector being received (n words) */
 
 	/* Faults since reset; the last one. */
 	uint32_t faults, fault_pc, fault_code, fault_instr;
@@ -178,26 +179,34 @@ static void exec_host_read(struct ftpu_ref_device *d, unsigned int flags,
 	d->data_left = n * mem_words(d, mem);
 }
 
-/* One inline data word of the current HOST_READ. */
+/* One inline data word of the current HOST_READ. Words collect in a vector
+ * that is written when complete, as the device's memories take whole
+ * vectors: a program cut short inside a vector leaves that vector alone. */
 static void host_read_word(struct ftpu_ref_device *d, uint32_t w)
 {
-	size_t base = (size_t)d->data_base * d->cfg.n;
-	switch (d->data_mem) {
-	case FTPU_MEM_UB:
-	case FTPU_MEM_WM: {
-		uint16_t *m = d->data_mem == FTPU_MEM_UB ? d->ub : d->wm;
-		m[base + 2 * (size_t)d->data_at] = (uint16_t)w;
-		m[base + 2 * (size_t)d->data_at + 1] = (uint16_t)(w >> 16);
-		break;
-	}
-	case FTPU_MEM_ACC:
-		d->acc[base + d->data_at] = w;
-		break;
-	default:
-		d->bias[base + d->data_at] = w;
-		break;
-	}
+	uint32_t words = mem_words(d, d->data_mem);
+	d->data_vec[d->data_at % words] = w;
 	d->data_at++;
+	if (d->data_at % words == 0) {
+		size_t n = d->cfg.n, v = d->data_base + d->data_at / words - 1;
+		switch (d->data_mem) {
+		case FTPU_MEM_UB:
+		case FTPU_MEM_WM: {
+			uint16_t *m = (d->data_mem == FTPU_MEM_UB ? d->ub : d->wm) + v * n;
+			for (size_t i = 0; i < n / 2; i++) {
+				m[2 * i] = (uint16_t)d->data_vec[i];
+				m[2 * i + 1] = (uint16_t)(d->data_vec[i] >> 16);
+			}
+			break;
+		}
+		case FTPU_MEM_ACC:
+			memcpy(d->acc + v * n, d->data_vec, n * sizeof(uint32_t));
+			break;
+		default:
+			memcpy(d->bias + v * n, d->data_vec, n * sizeof(uint32_t));
+			break;
+		}
+	}
 	if (--d->data_left == 0) {
 		d->cnt.instructions++;
 		d->pc++;
@@ -455,14 +464,16 @@ static void on_control(struct ftpu_ref_device *d, const struct ftpu_link_frame *
 }
 
 /* The receiver (role DEVICE) has refused other types already. The model
- * executes every frame as it arrives, so its receive buffer is always empty:
- * a PROGRAM frame overflows only beyond the whole buffer, a CONTROL frame
- * beyond the mailbox (docs/protocol.md §6). */
+ * executes every frame as it arrives, so its receive buffer and its mailbox
+ * are always empty: a PROGRAM frame, which takes len + 2 buffer words,
+ * overflows only beyond the whole buffer, a CONTROL frame only beyond
+ * MAX_CONTROL (docs/protocol.md §6). */
 static int on_admit(void *ctx, const struct ftpu_link_header *h)
 {
 	struct ftpu_ref_device *d = ctx;
-	uint32_t room = h->type == FTPU_LINK_CONTROL ? FTPU_LINK_MAX_CONTROL : d->cfg.rx_words;
-	return h->len > room ? FTPU_LINK_ERR_OVERFLOW : 0;
+	if (h->type == FTPU_LINK_CONTROL)
+		return h->len > FTPU_LINK_MAX_CONTROL ? FTPU_LINK_ERR_OVERFLOW : 0;
+	return h->len + 2u > d->cfg.rx_words ? FTPU_LINK_ERR_OVERFLOW : 0;
 }
 
 static void on_frame(void *ctx, const struct ftpu_link_frame *f)
@@ -526,8 +537,9 @@ int ftpu_ref_device_open(const struct ftpu_ref_device_config *cfg,
 	d->tile[0] = calloc(n * n, sizeof(uint16_t));
 	d->tile[1] = calloc(n * n, sizeof(uint16_t));
 	d->rx_buf = calloc(FTPU_LINK_MAX_PAYLOAD, sizeof(uint32_t));
+	d->data_vec = calloc(n, sizeof(uint32_t));
 	if (!d->ub || !d->wm || !d->acc || !d->bias || !d->tile[0] ||
-	    !d->tile[1] || !d->rx_buf)
+	    !d->tile[1] || !d->rx_buf || !d->data_vec)
 		goto out_free;
 	if (ftpu_link_rx_init(&d->rx, d->rx_buf, FTPU_LINK_MAX_PAYLOAD) ||
 	    ftpu_link_rx_set_role(&d->rx, FTPU_LINK_ROLE_DEVICE))
@@ -551,6 +563,7 @@ void ftpu_ref_device_close(struct ftpu_ref_device *d)
 	free(d->tile[0]);
 	free(d->tile[1]);
 	free(d->rx_buf);
+	free(d->data_vec);
 	free(d->out);
 	free(d);
 }

@@ -24,7 +24,8 @@ struct ftpu_ref_device_config {
 	uint32_t wm_rows;        /* weight memory, rows of n bf16 */
 	uint32_t acc_vectors;    /* accumulators, vectors of n fp32 */
 	uint32_t bias_vectors;   /* bias memory, vectors of n fp32 */
-	uint32_t rx_words;       /* receive buffer (flow-control credit) */
+	uint32_t rx_words;       /* receive buffer words (flow-control credit);
+				  * a PROGRAM frame of len L takes L + 2 */
 	uint32_t clock_hz;       /* reported by INFO */
 };
 
@@ -37,8 +38,11 @@ void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg);
 /*
  * Creates a device in its reset state. Returns FTPU_OK, FTPU_ERR_INVALID for
  * NULL arguments, n outside 2..256 or n odd, a zero or oversized memory
- * (more than 65536 vectors) or rx_words below the largest frame's payload
- * it must take; FTPU_ERR_NOMEM when allocation fails.
+ * (more than 65536 vectors) or rx_words below FTPU_LINK_MAX_PAYLOAD;
+ * FTPU_ERR_NOMEM when allocation fails. A PROGRAM frame of len L needs
+ * L + 2 of the rx_words (docs/protocol.md §6): below FTPU_LINK_MAX_PAYLOAD
+ * + 2 the longest PROGRAM frames are refused with OVERFLOW, as a device with
+ * that buffer would refuse them.
  */
 int ftpu_ref_device_open(const struct ftpu_ref_device_config *cfg,
 			 struct ftpu_ref_device **out);

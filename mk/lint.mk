@@ -1,12 +1,15 @@
 # make lint: verilator -Wall on every top (waivers in rtl/lint.vlt, each with
 # its reason) and a Yosys read of every RTL file, as synthesis will see them.
 RTL_LINK := $(wildcard rtl/link/*.sv)
-RTL_ALL := $(RTL_CORE) $(RTL_LINK)
+RTL_TOP := rtl/ftpu_top.sv
+RTL_ALL := $(RTL_CORE) $(RTL_LINK) $(RTL_TOP)
 # top module : sources it needs
 LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_activate:core \
-	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link ftpu_control:core
+	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link ftpu_control:core \
+	ftpu_activate_unit:core ftpu_output_unit:core ftpu_core:core ftpu_link_mux:link \
+	ftpu_link_errors:link ftpu_top:all
 LINT_STAMP := $(BUILD)/lint/ok
-lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(RTL_LINK))
+lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_LINK),$(RTL_ALL)))
 
 $(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -30,7 +33,10 @@ $(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DE
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_activate; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_control; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
-		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc" \
+		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc; \
+		design -reset; read_verilog -sv $(RTL_ALL); \
+		chparam -set UbVectors 64 -set WmRows 64 -set AccVectors 64 -set IqWords 256 ftpu_top; \
+		hierarchy -check -top ftpu_top; proc" \
 		> $(BUILD)/lint/yosys.log 2>&1 || { cat $(BUILD)/lint/yosys.log; exit 1; }
 	@touch $@
 

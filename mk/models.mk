@@ -119,6 +119,37 @@ control_SHIM := sim/control_shim.cpp
 control_SHIMFLAGS := $(foreach p,$(CTL_PARAMS),-DFTPU_CTL_$(p))
 MODELS += control
 
+# The whole device (rtl/ftpu_top.sv): link bytes in and out, the register
+# port. device_16 is the simulated device with the C model's default sizes
+# (driver/ref_device.c); device_4p a 4x4 array at the boards' pipeline depth
+# (AddCuts 7, RowDelay 4, InFlight 8 as matrix_unit_4p) with small memories,
+# so that range faults and chunked GEMMs are cheap to reach.
+DEVICE_16_PARAMS := N=16 AddCuts=$(SIM_ADD_CUTS) UbVectors=4096 WmRows=16384 \
+	AccVectors=4096 BiasVectors=256 IqWords=8192 ClockHz=100000000 InFlight=4
+DEVICE_4P_PARAMS := N=4 AddCuts=$(BOARD_ADD_CUTS) UbVectors=256 WmRows=256 \
+	AccVectors=256 BiasVectors=16 IqWords=8192 ClockHz=100000000 InFlight=8
+dev_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
+# $(1) model name, $(2) its parameter list.
+define device_model
+$(1)_TOP := ftpu_top
+$(1)_SRCS := $(RTL_CORE) $(wildcard rtl/link/*.sv) rtl/ftpu_top.sv
+$(1)_VFLAGS := $(foreach p,$(2),-G$(p))
+$(1)_SHIM := sim/device_shim.cpp
+$(1)_SHIMFLAGS := -DFTPU_DEV_N=$(call dev_param,N,$(2)) \
+	-DFTPU_DEV_ADD_CUTS=$(call dev_param,AddCuts,$(2)) \
+	-DFTPU_DEV_ROW_DELAY=$(shell echo $$(( 1 + $(call popcount3,$(call dev_param,AddCuts,$(2))) ))) \
+	-DFTPU_DEV_UB_VECTORS=$(call dev_param,UbVectors,$(2)) \
+	-DFTPU_DEV_WM_ROWS=$(call dev_param,WmRows,$(2)) \
+	-DFTPU_DEV_ACC_VECTORS=$(call dev_param,AccVectors,$(2)) \
+	-DFTPU_DEV_BIAS_VECTORS=$(call dev_param,BiasVectors,$(2)) \
+	-DFTPU_DEV_IQ_WORDS=$(call dev_param,IqWords,$(2)) \
+	-DFTPU_DEV_CLOCK_HZ=$(call dev_param,ClockHz,$(2)) \
+	-DFTPU_DEV_IN_FLIGHT=$(call dev_param,InFlight,$(2))
+endef
+$(eval $(call device_model,device_16,$(DEVICE_16_PARAMS)))
+$(eval $(call device_model,device_4p,$(DEVICE_4P_PARAMS)))
+MODELS += device_16 device_4p
+
 model_lib = $(SIM_DIR)/$(1)/V$(1)__ALL.a
 model_shim = $(SIM_DIR)/$(1)/shim.o
 model_libs = $(foreach m,$(1),$(call model_lib,$(m)) $(call model_shim,$(m))) \
@@ -177,3 +208,5 @@ test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
 test_activate_MODELS := act_lanes
 test_f32_to_bf16_MODELS := cvt_lanes
 test_control_MODELS := control
+test_device_MODELS := device_16 device_4p
+bench_device_MODELS := device_16 device_4p

@@ -11,6 +11,7 @@
 #define FTPU_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -87,7 +88,8 @@ uint64_t ftpu_sim_cycles(const struct ftpu_sim *sim);
 /* --- link layer (rtl/link/, sim/tops/ftpu_link_loop.sv) --- */
 
 /* ftpu_link_rx and ftpu_link_tx side by side; in loop mode the receive
- * buffer feeds the transmitter, each frame re-typed RESPONSE. */
+ * buffer and the CONTROL mailbox feed the transmitter, a whole frame at a
+ * time, each frame re-typed RESPONSE. */
 struct ftpu_sim *ftpu_sim_open_link_loop(const char *trace_path);
 
 /* One clock cycle of a link model: the inputs, then the outputs, which
@@ -95,10 +97,13 @@ struct ftpu_sim *ftpu_sim_open_link_loop(const char *trace_path);
  * on an interface when its valid and ready are both true in one cycle. */
 struct ftpu_sim_link_io {
 	/* inputs */
-	bool loop; /* tx takes rx's frames (rx_out_ready, tx_valid ignored) */
+	bool loop; /* tx takes rx's frames (rx_out_ready, ctl_ready, tx_valid
+		      ignored) */
 	bool rx_valid; /* rx_byte is offered to the receiver */
 	uint8_t rx_byte;
 	bool rx_out_ready; /* the receive buffer's reader takes a word */
+	bool ctl_ready; /* the mailbox's reader takes a word */
+	bool flush; /* empty the receive buffer and the mailbox (a pulse) */
 	bool err_ready; /* the error consumer takes a report */
 	bool tx_valid; /* tx_word is offered to the transmitter */
 	uint32_t tx_word;
@@ -107,7 +112,10 @@ struct ftpu_sim_link_io {
 	bool rx_ready;
 	bool rx_out_valid;
 	uint32_t rx_out_word;
-	uint32_t credit; /* free receive-buffer words */
+	uint32_t credit; /* free receive-buffer words (PROGRAM credit) */
+	bool ctl_valid; /* the CONTROL mailbox offers ctl_word */
+	uint32_t ctl_word;
+	uint16_t ack_seq; /* acknowledged seq (docs/protocol.md §5), 0 at reset */
 	bool err_valid;
 	uint8_t err_code; /* enum ftpu_link_err */
 	uint16_t err_seq; /* 0xFFFF when unreadable */
@@ -250,6 +258,112 @@ bool ftpu_sim_control_get_params(const struct ftpu_sim *sim,
 /* Runs one cycle; false (nothing run) if sim is not the control model.
  * Reset with ftpu_sim_reset(). */
 bool ftpu_sim_control_cycle(struct ftpu_sim *sim, struct ftpu_sim_control_io *io);
+
+/* --- the whole device (rtl/ftpu_top.sv): link bytes in and out, the
+ * register port (docs/registers.md), credit_o and idle_o --- */
+
+/* 16x16, RowDelay 1, the C model's default sizes (UB 4096, WM 16384, ACC
+ * 4096, BIAS 256 vectors, IQ 8192 words, 100 MHz). */
+struct ftpu_sim *ftpu_sim_open_device_16(const char *trace_path);
+/* 4x4 at the boards' pipeline depth (AddCuts 7, RowDelay 4, InFlight 8),
+ * small memories (mk/models.mk DEVICE_4P_PARAMS). */
+struct ftpu_sim *ftpu_sim_open_device_4p(const char *trace_path);
+
+/* A device model's parameters (mk/models.mk), as INFO reports them and the
+ * build-only ones. The model comes out of its opener reset (4 cycles);
+ * ftpu_sim_reset() resets it again (rst_ni; queued bytes are dropped) and
+ * ftpu_sim_cycles() counts the cycles since open. */
+struct ftpu_sim_device_config {
+	unsigned n;         /* ROWS = COLS */
+	unsigned add_cuts;  /* PE adder cuts, a 3-bit mask */
+	unsigned row_delay; /* 1 + popcount(add_cuts) */
+	unsigned ub_vectors, wm_rows, acc_vectors, bias_vectors;
+	unsigned iq_words;  /* receive buffer words: the credit when empty */
+	unsigned clock_hz;
+	unsigned in_flight; /* MATMULs with results pending */
+};
+
+/* Fills *cfg; false if sim is not a device model. */
+bool ftpu_sim_device_get_config(const struct ftpu_sim *sim,
+				struct ftpu_sim_device_config *cfg);
+
+/* How the simulated link moves bytes. A queued host byte is offered on
+ * in_valid at most once every in_period cycles (1: back to back) while the
+ * device is ready. out_ready is high in cycle t (ftpu_sim_cycles) when
+ * t % out_period == 0 and not (out_stall_every && t % out_stall_every <
+ * out_stall_len): a slow reader and long stalls. Default {1, 1, 0, 0}. */
+struct ftpu_sim_device_pace {
+	unsigned in_period, out_period;
+	unsigned out_stall_len, out_stall_every;
+};
+
+/* Sets the pacing; false if sim is not a device model or a period is 0. */
+bool ftpu_sim_device_set_pace(struct ftpu_sim *sim,
+			      const struct ftpu_sim_device_pace *pace);
+
+/* Queues n host bytes for the link (they enter as cycles run). False if
+ * sim is not a device model or bytes is NULL with n > 0. */
+bool ftpu_sim_device_push(struct ftpu_sim *sim, const void *bytes, size_t n);
+
+/* Host bytes queued and not yet taken by the device; 0 if not a device. */
+size_t ftpu_sim_device_in_queued(const struct ftpu_sim *sim);
+
+/* Moves up to cap of the bytes the device has sent into buf; returns how
+ * many (0 if not a device model). */
+size_t ftpu_sim_device_pull(struct ftpu_sim *sim, void *buf, size_t cap);
+
+/* Bytes the device has sent and not yet pulled; 0 if not a device. */
+size_t ftpu_sim_device_out_queued(const struct ftpu_sim *sim);
+
+/* Runs n clock cycles; false if sim is not a device model. */
+bool ftpu_sim_device_run(struct ftpu_sim *sim, uint64_t n);
+
+/* Runs until the device is idle: the input queue is empty and idle_o has
+ * been high for FTPU_SIM_DEVICE_IDLE_SETTLE consecutive cycles (so a frame
+ * still being checked by the receiver is not taken for idleness). False
+ * if sim is not a device model or max_cycles ran out first. *ran (may be
+ * NULL) gets the cycles run. */
+#define FTPU_SIM_DEVICE_IDLE_SETTLE 16u
+bool ftpu_sim_device_run_until_idle(struct ftpu_sim *sim, uint64_t max_cycles,
+				    uint64_t *ran);
+
+/* credit_o and idle_o as sampled in the last cycle run (0 / false if not a
+ * device model). */
+uint32_t ftpu_sim_device_credit(const struct ftpu_sim *sim);
+bool ftpu_sim_device_idle(const struct ftpu_sim *sim);
+
+/* One register access (docs/registers.md) through reg_*_i: a read takes
+ * two cycles (request, data), a write one. The link keeps moving bytes
+ * meanwhile. False if sim is not a device model or value is NULL. */
+bool ftpu_sim_device_reg_read(struct ftpu_sim *sim, unsigned addr,
+			      uint32_t *value);
+bool ftpu_sim_device_reg_write(struct ftpu_sim *sim, unsigned addr,
+			       uint32_t value);
+
+/* The READ_COUNTERS values (docs/protocol.md §7.2) read through the
+ * counter registers 0x20..0x2C in one pipelined burst of 14 cycles: live
+ * values, not one snapshot. */
+struct ftpu_sim_device_counters {
+	uint32_t cycles, busy;
+	uint64_t macs;
+	uint32_t weight_stall, input_stall, output_stall, idle;
+	uint64_t bytes_in, bytes_out;
+	uint32_t instructions;
+};
+
+/* Fills *c; false if sim is not a device model or c is NULL. */
+bool ftpu_sim_device_read_counters(struct ftpu_sim *sim,
+				   struct ftpu_sim_device_counters *c);
+
+/* The link as the shim saw it since open: bytes the device took
+ * (in_valid && in_ready) and sent (out_valid && out_ready). */
+struct ftpu_sim_device_stats {
+	uint64_t bytes_in, bytes_out;
+};
+
+/* Fills *st; false if sim is not a device model or st is NULL. */
+bool ftpu_sim_device_get_stats(const struct ftpu_sim *sim,
+			       struct ftpu_sim_device_stats *st);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,8 @@ struct Link : ftpu::Model<FTPU_VCLASS> {
 		top->rx_in_valid_i = io->rx_valid;
 		top->rx_in_data_i = io->rx_byte;
 		top->rx_out_ready_i = io->rx_out_ready;
+		top->rx_ctl_ready_i = io->ctl_ready;
+		top->flush_i = io->flush;
 		top->err_ready_i = io->err_ready;
 		top->tx_in_valid_i = io->tx_valid;
 		top->tx_in_data_i = io->tx_word;
@@ -31,6 +33,9 @@ struct Link : ftpu::Model<FTPU_VCLASS> {
 		io->rx_out_valid = top->rx_out_valid_o;
 		io->rx_out_word = top->rx_out_data_o;
 		io->credit = top->rx_credit_o;
+		io->ctl_valid = top->rx_ctl_valid_o;
+		io->ctl_word = top->rx_ctl_data_o;
+		io->ack_seq = top->ack_seq_o;
 		io->err_valid = top->err_valid_o;
 		io->err_code = top->err_code_o;
 		io->err_seq = top->err_seq_o;

@@ -91,6 +91,8 @@ module ftpu_matrix_unit #(
   input  logic [15:0]          cmd_n_i,
   input  logic                 cmd_accumulate_i,
   input  logic                 cmd_swap_i,
+  // the streamer skips this cycle (its UB/ACC reads go to another unit)
+  input  logic                 hold_i,
   // weight memory read
   output logic                 wm_rd_o,
   output logic [WmAddrW-1:0]   wm_addr_o,
@@ -108,6 +110,7 @@ module ftpu_matrix_unit #(
   output logic [Cols*32-1:0]   acc_wr_data_o,
   // status and performance events
   output logic                 busy_o,
+  output logic                 loading_o,       // a LOAD_WEIGHTS still reads WM
   output logic                 mac_o,
   output logic                 weight_stall_o,
   output logic                 input_stall_o
@@ -209,7 +212,7 @@ module ftpu_matrix_unit #(
   // The current MATMUL waits while its buffer's load has not started (and
   // for D = 1 in the start cycle too: see Lag).
   assign wwait    = pd_q && pd_buf_q == st_buf_q && !(pd_start && !Lag);
-  assign st_issue = st_busy_q && !wwait && !(st_accum_q && hazard);
+  assign st_issue = st_busy_q && !wwait && !(st_accum_q && hazard) && !hold_i;
   assign st_last  = st_issue && st_left_q == 16'd1;
   assign st_free  = !st_busy_q || st_last;
 
@@ -378,8 +381,9 @@ module ftpu_matrix_unit #(
   assign acc_wr_data_o = arr_out_psum;
 
   assign busy_o         = pd_q || (|sl_busy_q) || st_busy_q || l_valid_q || (|ent_valid_q);
+  assign loading_o      = pd_q || (|sl_busy_q);
   assign mac_o          = p_valid_q;
   assign weight_stall_o = (st_busy_q && wwait) ||
                           (!st_busy_q && cmd_valid_i && cmd_op_i == OpLoadWeights && !ld_free);
-  assign input_stall_o  = st_busy_q && !wwait && st_accum_q && hazard;
+  assign input_stall_o  = st_busy_q && !wwait && ((st_accum_q && hazard) || hold_i);
 endmodule

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// ftpu_link_rx: the link receiver. Bytes in, checked frames out as words of a
+// ftpu_link_rx: the link receiver. Bytes in, checked frames out as words:
+// CONTROL frames through a one-frame mailbox, the other types through a
 // receive buffer; the same frames and errors as ftpu_link_rx_push() in
-// host-lib/src/link.c for the same bytes.
+// host-lib/src/link.c for the same bytes, with the admission of
+// docs/protocol.md §6.
 //
 // Input: one byte per cycle, always ready (in_ready_o is 1): nothing in here
 // ever stalls the link. There is no timeout (ftpu_link_rx_timeout() has no
@@ -25,25 +27,45 @@
 // the previous frame never form a candidate.
 //
 // A good header, then:
-//   type outside [TypeFirst, TypeLast]   UNKNOWN_TYPE, skip len words + PCRC
-//   len + 2 > credit_o (the free words)  OVERFLOW, skip the same way
-//   otherwise                            receive the frame into the buffer
+//   type outside [TypeFirst, TypeLast]     UNKNOWN_TYPE, skip len words + PCRC
+//   type CtlType, len > MaxControl or the
+//     mailbox still holds a frame          OVERFLOW, skip the same way
+//   other types, len + 2 > credit_o        OVERFLOW, skip the same way
+//   otherwise                              receive the frame
 // (a sender that exceeds its credit is at fault: the receiver never waits
 // for space.) A bad HCRC is BAD_HEADER_CRC (seq and type unknown, 16'hFFFF
 // and 8'hFF); a good HCRC with len > MaxPayload is BAD_LENGTH; both give up
 // only the candidate's first byte, as above.
 //
-// Receive buffer: a FIFO of Depth 32-bit words (Depth a power of two) in one
-// memory with one write and one read port. A frame is written as w1
-// ({seq, flags, type}), w2 ({credit, len}) and its len payload words after
-// the committed words, and becomes visible to the reader only when its PCRC
-// (the CRC-32 of w0..w2 and the payload, i.e. the HCRC carried on over the
-// payload bytes) checks: commit_q moves to the write pointer. On a bad PCRC
-// the writes are rolled back and BAD_PAYLOAD_CRC is reported. A frame takes
-// len + 2 words. credit_o = Depth - unread words, where unread words are the
-// committed words not yet taken, including the one shown on out_data_o;
-// words of a frame still arriving are not counted (they cannot exceed
-// credit_o).
+// A received frame is written as w1 ({seq, flags, type}), w2 ({credit,
+// len}) and its len payload words, and becomes visible to its reader only
+// when its PCRC (the CRC-32 of w0..w2 and the payload, i.e. the HCRC carried
+// on over the payload bytes) checks; on a bad PCRC the writes are rolled
+// back and BAD_PAYLOAD_CRC is reported.
+//
+// Receive buffer (out_*, the PROGRAM frames): a FIFO of Depth 32-bit words
+// (Depth a power of two) in one memory with one write and one read port. A
+// frame is written after the committed words; a good PCRC moves commit_q to
+// the write pointer. A frame takes len + 2 words. credit_o = Depth - unread
+// words, where unread words are the committed words not yet taken,
+// including the one shown on out_data_o; words of a frame still arriving
+// are not counted (they cannot exceed credit_o). CONTROL frames never touch
+// it: credit_o is the PROGRAM credit.
+//
+// Mailbox (ctl_*, the CONTROL frames): one frame of up to MaxControl
+// payload words in its own small memory, streamed out as w1, w2, payload
+// like the receive buffer. It is held from its good PCRC until its last
+// word has been taken; a bad PCRC leaves it free.
+//
+// Acknowledged seq (ack_seq_o, docs/protocol.md §5): the seq of the last
+// frame finished with a good header, as ftpu_link_rx_ack(): set at a
+// BAD_LENGTH, UNKNOWN_TYPE or OVERFLOW header and at the PCRC check of a
+// received frame, good or bad. 0 after reset (link.c's -1).
+//
+// Flush (flush_i, a one-cycle pulse: the device's CONTROL RESET): discards
+// the committed, unread words of the receive buffer and the held mailbox
+// frame. A frame being received continues normally, and one whose PCRC
+// checks in that very cycle is kept.
 //
 // Errors: one report register (err_*_o). An error that finds it still full
 // (err_valid_o && !err_ready_i) is not reported but counted in err_lost_o;
@@ -51,14 +73,16 @@
 // arises per input byte.
 //
 // Counters: free-running, wrapping at 2^CntW (read them as differences):
-// frames_ok_o (frames committed), bytes_skipped_o (hunt bytes that started
-// no good header), err_count_o (code c in bits [(c-1)*CntW +: CntW]),
-// err_lost_o.
+// frames_ok_o (frames committed, to either reader), bytes_skipped_o (hunt
+// bytes that started no good header), err_count_o (code c in bits
+// [(c-1)*CntW +: CntW]), err_lost_o.
 module ftpu_link_rx #(
   parameter int         Depth      = 8192,
   parameter int         MaxPayload = 4096,
   parameter logic [7:0] TypeFirst  = 8'h01,
   parameter logic [7:0] TypeLast   = 8'h02,
+  parameter logic [7:0] CtlType    = 8'h01,
+  parameter int         MaxControl = 16,
   parameter int         CntW       = 32
 ) (
   input  logic                         clk_i,
@@ -67,11 +91,18 @@ module ftpu_link_rx #(
   input  logic                         in_valid_i,
   output logic                         in_ready_o,
   input  logic [7:0]                   in_data_i,
-  // receive buffer: w1, w2, payload of each good frame
+  // receive buffer: w1, w2, payload of each good frame not of CtlType
   output logic                         out_valid_o,
   input  logic                         out_ready_i,
   output logic [31:0]                  out_data_o,
   output logic [$clog2(Depth+1)-1:0]   credit_o,
+  // mailbox: w1, w2, payload of the good CtlType frame it holds
+  output logic                         ctl_valid_o,
+  input  logic                         ctl_ready_i,
+  output logic [31:0]                  ctl_data_o,
+  // the acknowledged seq; a pulse that empties both readers' frames
+  output logic [15:0]                  ack_seq_o,
+  input  logic                         flush_i,
   // error reports
   output logic                         err_valid_o,
   input  logic                         err_ready_i,
@@ -88,6 +119,8 @@ module ftpu_link_rx #(
   localparam int PtrW = AddrW + 1;  // one more bit tells full from empty
   localparam int CreditW = $clog2(Depth + 1);
   localparam int TodoW = $clog2(4 * MaxPayload + 5);
+  localparam int CtlPtrW = $clog2(MaxControl + 3);  // 0 ..= MaxControl + 2 words
+  localparam int CtlWords = 2 ** CtlPtrW;
   // The frame format (host-lib/src/link.h, docs/protocol.md).
   localparam logic [31:0] Sync = 32'h5550_5446;  // 'F','T','P','U'
   localparam logic [2:0]  ErrBadHeaderCrc  = 3'd1;
@@ -157,7 +190,8 @@ module ftpu_link_rx #(
   logic [31:0] hdr_w1, hdr_w2;
   logic [15:0] hdr_len;
   logic [7:0]  hdr_type;
-  logic        candidate, hcrc_ok, len_ok, type_ok, fits;
+  logic        candidate, hcrc_ok, len_ok, type_ok, fits, hdr_ctl, ctl_fits, room;
+  logic        ctl_held_q;  // the mailbox holds a frame (declared early)
   assign hdr_w1   = win_sh[63:32];
   assign hdr_w2   = win_sh[95:64];
   assign hdr_len  = hdr_w2[15:0];
@@ -167,6 +201,9 @@ module ftpu_link_rx #(
   assign len_ok   = 32'(hdr_len) <= 32'(MaxPayload);
   assign type_ok  = hdr_type >= TypeFirst && hdr_type <= TypeLast;
   assign fits     = 32'(hdr_len) + 32'd2 <= 32'(credit_o);
+  assign hdr_ctl  = hdr_type == CtlType;
+  assign ctl_fits = 32'(hdr_len) <= 32'(MaxControl) && !ctl_held_q;
+  assign room     = hdr_ctl ? ctl_fits : fits;
 
   // ---- frame reception ------------------------------------------------------
   logic [TodoW-1:0] todo_q, todo_d;  // payload + PCRC bytes still to come
@@ -177,7 +214,12 @@ module ftpu_link_rx #(
   logic [7:0]       type_q;
   logic [31:0]      w2_q;
   logic             len_pend_q;      // w2 is written the cycle after w1
-  logic             accept;          // a frame is admitted into the buffer
+  logic             ctl_q;           // the frame goes to the mailbox
+  logic             accept;          // a frame is admitted
+  logic             to_ctl;          // this cycle's word write is the mailbox's
+  logic             rollback;        // a bad PCRC: forget the frame's words
+  logic             ack_load;        // a frame with a good header is finished
+  logic [15:0]      ack_d, ack_q;
 
   ftpu_crc32_byte u_pcrc (
     .crc_i (crc_q),
@@ -191,7 +233,7 @@ module ftpu_link_rx #(
   logic [PtrW-1:0]  rptr_q;              // next word to read from memory
   logic             out_valid_q;
   logic [31:0]      out_data_q;
-  logic             we;
+  logic             we, fifo_we;
   logic [31:0]      wdata;
   logic             rd_issue;
 
@@ -207,11 +249,12 @@ module ftpu_link_rx #(
     todo_d   = todo_q;
     crc_d    = crc_q;
     word_d   = word_q;
-    wptr_d   = wptr_q;
-    commit_d = commit_q;
     accept   = 1'b0;
     we       = 1'b0;
     wdata    = w2_q;
+    rollback = 1'b0;
+    ack_load = 1'b0;
+    ack_d    = seq_q;
     ev_valid = 1'b0;
     ev_code  = '0;
     ev_seq   = SeqUnknown;
@@ -220,10 +263,7 @@ module ftpu_link_rx #(
     skipped  = 1'b0;
     // w2 of the frame admitted last cycle; no payload word is due before
     // four more bytes.
-    if (len_pend_q) begin
-      we     = 1'b1;
-      wptr_d = wptr_q + 1'b1;
-    end
+    if (len_pend_q) we = 1'b1;
     unique case (state_q)
       // Search for a header: one window check per byte.
       StHunt: begin
@@ -237,25 +277,27 @@ module ftpu_link_rx #(
         end else if (candidate) begin
           ev_seq  = hdr_w1[31:16];
           ev_type = hdr_type;
+          ack_d   = hdr_w1[31:16];
           if (!len_ok) begin
             ev_valid = 1'b1;
             ev_code  = ErrBadLength;
+            ack_load = 1'b1;
           end else begin
             // A good header: its 16 bytes are taken, whatever follows.
             fill_d = '0;
             todo_d = TodoW'({hdr_len, 2'b00}) + TodoW'(4);
             // PCRC continues the CRC of w0..w2: start from its raw register.
             crc_d  = ~win_sh[127:96];
-            if (!type_ok || !fits) begin
+            if (!type_ok || !room) begin
               ev_valid = 1'b1;
               ev_code  = !type_ok ? ErrUnknownType : ErrOverflow;
+              ack_load = 1'b1;
               state_d  = StSkip;
             end else begin
               accept  = 1'b1;
               state_d = StPayload;
               we      = 1'b1;
               wdata   = hdr_w1;
-              wptr_d  = wptr_q + 1'b1;
             end
           end
         end
@@ -268,17 +310,16 @@ module ftpu_link_rx #(
           if (todo_q > TodoW'(4)) begin
             crc_d = crc_step;
             if (todo_q[1:0] == 2'd1) begin
-              we     = 1'b1;
-              wdata  = word_d;
-              wptr_d = wptr_q + 1'b1;
+              we    = 1'b1;
+              wdata = word_d;
             end
           end else if (todo_q == TodoW'(1)) begin
-            state_d = StHunt;
+            state_d  = StHunt;
+            ack_load = 1'b1;
             if (word_d == ~crc_q) begin
-              commit_d = wptr_q;
               frame_ok = 1'b1;
             end else begin
-              wptr_d   = commit_q;
+              rollback = 1'b1;
               ev_valid = 1'b1;
               ev_code  = ErrBadPayloadCrc;
               ev_seq   = seq_q;
@@ -298,6 +339,13 @@ module ftpu_link_rx #(
     endcase
   end
 
+  // Where the words go: at the header (StHunt) by its type, then by ctl_q.
+  // The receive buffer's pointers move only for its own frames.
+  assign to_ctl   = state_q == StHunt ? hdr_ctl : ctl_q;
+  assign fifo_we  = we && !to_ctl;
+  assign wptr_d   = rollback && !to_ctl ? commit_q : wptr_q + PtrW'(fifo_we);
+  assign commit_d = frame_ok && !to_ctl ? wptr_q : commit_q;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q    <= StHunt;
@@ -309,6 +357,8 @@ module ftpu_link_rx #(
       type_q     <= '0;
       w2_q       <= '0;
       len_pend_q <= 1'b0;
+      ctl_q      <= 1'b0;
+      ack_q      <= '0;
       wptr_q     <= '0;
       commit_q   <= '0;
     end else begin
@@ -320,10 +370,12 @@ module ftpu_link_rx #(
       len_pend_q <= accept;
       wptr_q     <= wptr_d;
       commit_q   <= commit_d;
+      if (ack_load) ack_q <= ack_d;
       if (accept) begin
         seq_q  <= hdr_w1[31:16];
         type_q <= hdr_type;
         w2_q   <= hdr_w2;
+        ctl_q  <= hdr_ctl;
       end
     end
   end
@@ -333,13 +385,15 @@ module ftpu_link_rx #(
   // when it is empty or being taken, so words flow at one per cycle and
   // out_data_o holds while out_valid_o && !out_ready_i. Reads only touch
   // committed words and writes only words past them, never the same one.
+  // A flush moves the read pointer to the committed end and empties the
+  // output register.
   logic [31:0] mem_q [Depth];
 
   always_ff @(posedge clk_i) begin
-    if (we) mem_q[wptr_q[AddrW-1:0]] <= wdata;
+    if (fifo_we) mem_q[wptr_q[AddrW-1:0]] <= wdata;
   end
 
-  assign rd_issue = commit_q != rptr_q && (!out_valid_q || out_ready_i);
+  assign rd_issue = !flush_i && commit_q != rptr_q && (!out_valid_q || out_ready_i);
 
   always_ff @(posedge clk_i) begin
     if (rd_issue) out_data_q <= mem_q[rptr_q[AddrW-1:0]];
@@ -348,6 +402,9 @@ module ftpu_link_rx #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rptr_q      <= '0;
+      out_valid_q <= 1'b0;
+    end else if (flush_i) begin
+      rptr_q      <= commit_q;
       out_valid_q <= 1'b0;
     end else begin
       if (rd_issue) rptr_q <= rptr_q + 1'b1;
@@ -361,6 +418,57 @@ module ftpu_link_rx #(
   assign out_data_o  = out_data_q;
   assign credit_o    = CreditW'(Depth) - CreditW'(commit_q - rptr_q) -
                        CreditW'(out_valid_q);
+
+  // ---- mailbox memory and reader -------------------------------------------
+  // Written only while free (from w1 at address 0 on), read only while held,
+  // through an output register as above. ctl_end_q: the held frame's words.
+  logic [31:0]        ctl_mem_q [CtlWords];
+  logic [31:0]        ctl_data_q;
+  logic [CtlPtrW-1:0] ctl_waddr, ctl_wptr_q, ctl_end_q, ctl_rptr_q;
+  logic               ctl_we, ctl_commit, ctl_valid_q, ctl_rd_issue, ctl_last;
+
+  assign ctl_we     = we && to_ctl;
+  assign ctl_waddr  = accept ? '0 : ctl_wptr_q;
+  assign ctl_commit = frame_ok && to_ctl;
+
+  always_ff @(posedge clk_i) begin
+    if (ctl_we) ctl_mem_q[ctl_waddr] <= wdata;
+  end
+
+  assign ctl_rd_issue = ctl_held_q && !flush_i && ctl_rptr_q != ctl_end_q &&
+                        (!ctl_valid_q || ctl_ready_i);
+  // the held frame's last word is taken: the mailbox is free again
+  assign ctl_last = ctl_valid_q && ctl_ready_i && ctl_rptr_q == ctl_end_q;
+
+  always_ff @(posedge clk_i) begin
+    if (ctl_rd_issue) ctl_data_q <= ctl_mem_q[ctl_rptr_q];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctl_wptr_q  <= '0;
+      ctl_end_q   <= '0;
+      ctl_rptr_q  <= '0;
+      ctl_held_q  <= 1'b0;
+      ctl_valid_q <= 1'b0;
+    end else begin
+      ctl_wptr_q <= ctl_waddr + CtlPtrW'(ctl_we);
+      if (ctl_commit) begin
+        ctl_held_q <= 1'b1;
+        ctl_end_q  <= ctl_wptr_q;
+        ctl_rptr_q <= '0;
+      end else begin
+        if (flush_i || ctl_last) ctl_held_q <= 1'b0;
+        if (ctl_rd_issue) ctl_rptr_q <= ctl_rptr_q + 1'b1;
+      end
+      if (ctl_rd_issue)                ctl_valid_q <= 1'b1;
+      else if (flush_i || ctl_ready_i) ctl_valid_q <= 1'b0;
+    end
+  end
+
+  assign ctl_valid_o = ctl_valid_q;
+  assign ctl_data_o  = ctl_data_q;
+  assign ack_seq_o   = ack_q;
 
   // ---- error reports and counters -------------------------------------------
   logic        err_valid_q;

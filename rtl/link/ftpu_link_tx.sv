@@ -28,7 +28,8 @@ module ftpu_link_tx (
   // bytes to the link
   output logic        out_valid_o,
   input  logic        out_ready_i,
-  output logic [7:0]  out_data_o
+  output logic [7:0]  out_data_o,
+  output logic        idle_o       // no frame taken or going out
 );
   localparam logic [31:0] Sync = 32'h5550_5446;  // 'F','T','P','U'
 
@@ -55,6 +56,7 @@ module ftpu_link_tx (
   logic        fire, refill;
 
   assign out_valid_o = cnt_q != 3'd0;
+  assign idle_o      = state_q == StW1 && cnt_q == 3'd0;
   assign out_data_o  = sh_q[7:0];
   assign fire        = out_valid_o && out_ready_i;
   // The shifter is empty next cycle unless refilled now.

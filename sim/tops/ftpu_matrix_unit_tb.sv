@@ -43,6 +43,7 @@ module ftpu_matrix_unit_tb #(
   output logic                acc_wr_o
 );
   logic                wm_rd, ub_rd, acc_rd, acc_wr;
+  logic                loading;  // for the core's hazard checks, not the tests'
   logic [WmAddrW-1:0]  wm_addr;
   logic [UbAddrW-1:0]  ub_addr;
   logic [AccAddrW-1:0] acc_rd_addr, acc_wr_addr;
@@ -82,6 +83,8 @@ module ftpu_matrix_unit_tb #(
     .acc_wr_addr_o  (acc_wr_addr),
     .acc_wr_data_o  (acc_wr_data),
     .busy_o,
+    .loading_o      (loading),
+    .hold_i         (1'b0),
     .mac_o,
     .weight_stall_o,
     .input_stall_o
@@ -90,7 +93,7 @@ module ftpu_matrix_unit_tb #(
 
   // Addresses beyond the widest memory are the caller's to avoid.
   logic unused;
-  assign unused = ^bd_addr_i;
+  assign unused = ^{bd_addr_i, loading};
 
   always_ff @(posedge clk_i) begin
     if (wm_rd)  wm_data_q  <= wm_mem[wm_addr];

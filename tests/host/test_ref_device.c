@@ -426,6 +426,67 @@ static void test_ref_device_link_errors(void **state)
 	assert_int_equal(h->rx_errors, 0); /* the device's own frames are clean */
 }
 
+/* Admission at the exact boundaries (docs/protocol.md §6): a PROGRAM frame
+ * of len L takes L + 2 receive-buffer words, so with rx_words R the model
+ * takes len R - 2 (outside START..END: a FAULT FRAMING event) and refuses
+ * R - 1 with OVERFLOW; a CONTROL frame takes up to MAX_CONTROL words. */
+static void test_ref_device_overflow_boundary(void **state)
+{
+	struct host *h = *state;
+	struct ftpu_ref_device *dev = h->dev;
+	static const uint32_t rx_words[] = {FTPU_LINK_MAX_PAYLOAD,
+					    FTPU_LINK_MAX_PAYLOAD + 1,
+					    FTPU_LINK_MAX_PAYLOAD + 2};
+	uint32_t *p = calloc(FTPU_LINK_MAX_PAYLOAD, sizeof(uint32_t));
+	struct ftpu_ref_device_config cfg = h->cfg;
+	struct ftpu_ref_device *small;
+
+	assert_non_null(p);
+	cfg.rx_words = FTPU_LINK_MAX_PAYLOAD - 1;
+	assert_int_equal(ftpu_ref_device_open(&cfg, &small), FTPU_ERR_INVALID);
+	for (size_t i = 0; i < sizeof(rx_words) / sizeof(rx_words[0]); i++) {
+		uint32_t r = rx_words[i];
+
+		cfg.rx_words = r;
+		assert_int_equal(ftpu_ref_device_open(&cfg, &small), FTPU_OK);
+		h->dev = small;
+		clear_frames(h);
+		send_frame(h, FTPU_LINK_PROGRAM, 0, p, r - 2);
+		assert_int_equal(h->nframes, 1);
+		assert_int_equal(h->frames[0].type, FTPU_LINK_EVENT);
+		assert_int_equal(h->frames[0].payload[0], FTPU_LINK_EVENT_FAULT);
+		assert_int_equal(h->frames[0].payload[2], FTPU_FAULT_FRAMING);
+		if (r - 1 <= FTPU_LINK_MAX_PAYLOAD) {
+			clear_frames(h);
+			send_frame(h, FTPU_LINK_PROGRAM, 0, p, r - 1);
+			assert_int_equal(h->nframes, 1);
+			assert_int_equal(h->frames[0].type, FTPU_LINK_ERROR);
+			assert_int_equal(h->frames[0].payload[0], FTPU_LINK_ERR_OVERFLOW);
+			assert_int_equal(h->frames[0].payload[1], h->seq);
+			assert_int_equal(h->frames[0].payload[2], FTPU_LINK_PROGRAM);
+			assert_int_equal(h->frames[0].seq, h->seq); /* acknowledged */
+		}
+		/* CONTROL: MAX_CONTROL words taken (a request of the wrong
+		 * size, answered), one more refused */
+		clear_frames(h);
+		send_frame(h, FTPU_LINK_CONTROL, 0, p, FTPU_LINK_MAX_CONTROL);
+		assert_int_equal(h->nframes, 1);
+		assert_int_equal(h->frames[0].type, FTPU_LINK_RESPONSE);
+		assert_int_equal(h->frames[0].payload[1], FTPU_LINK_RESP_BAD_REQUEST);
+		clear_frames(h);
+		send_frame(h, FTPU_LINK_CONTROL, 0, p, FTPU_LINK_MAX_CONTROL + 1);
+		assert_int_equal(h->nframes, 1);
+		assert_int_equal(h->frames[0].type, FTPU_LINK_ERROR);
+		assert_int_equal(h->frames[0].payload[0], FTPU_LINK_ERR_OVERFLOW);
+		assert_int_equal(h->frames[0].payload[2], FTPU_LINK_CONTROL);
+		ftpu_ref_device_close(small);
+	}
+	h->dev = dev;
+	clear_frames(h);
+	assert_int_equal(h->rx_errors, 0);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_ref_device_faults),
 		cmocka_unit_test(test_ref_device_truncated_program),
 		cmocka_unit_test(test_ref_device_link_errors),
+		cmocka_unit_test(test_ref_device_overflow_boundary),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,10 +3,12 @@
  * test_link_rtl.c - the link layer RTL (rtl/link/ftpu_link_rx.sv,
  * ftpu_link_tx.sv in sim/tops/ftpu_link_loop.sv) against the protocol's C
  * reference (host-lib/src/link.c): ftpu_link_encode makes the frames, and
- * the C receiver, fed the same bytes, says which frames and errors the RTL
- * receiver must produce. The receiver must never stall its input, the
- * handshakes must hold their data while not taken, and every run has a
- * cycle budget.
+ * the C receiver, fed the same bytes in step with the RTL and admitting as
+ * the RTL must (docs/protocol.md §6: PROGRAM frames by the receive buffer's
+ * credit, CONTROL frames by the one-frame mailbox), says which frames,
+ * errors and acknowledged seq the RTL receiver must produce. The receiver
+ * must never stall its input, the handshakes must hold their data while not
+ * taken, and every run has a cycle budget.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -174,32 +176,73 @@ static void frame_words(struct u32v *v, const struct frame *f)
 		u32_push(v, f->payload[i]);
 }
 
+/* A frame's words where the device delivers it: CONTROL frames through the
+ * mailbox (ctl), the others through the receive buffer (words). */
+static void expect_frame(struct u32v *words, struct u32v *ctl,
+			 const struct frame *f)
+{
+	frame_words(f->type == FTPU_LINK_CONTROL ? ctl : words, f);
+}
+
+/* Words a frame of len payload words takes in the receive buffer, or in
+ * the mailbox: w1, w2 and the payload. */
+#define FRAME_WORDS(len) ((len) + 2u)
+#define MAXC FTPU_LINK_MAX_CONTROL
+
 /* ---- the C reference receiver -------------------------------------------- */
 
+/*
+ * link.c's receiver (role DEVICE) runs in step with the RTL: it is fed each
+ * byte in the cycle the RTL takes it, and its admit callback decides as
+ * ftpu_link_rx does (docs/protocol.md §6) from a mirror of the RTL's two
+ * readers: the receive buffer's unread words (committed by a frame the C
+ * receiver delivered, not yet taken by the harness) and the mailbox's held
+ * frame. Its frames, errors, counters and acknowledged seq are what the RTL
+ * must produce.
+ */
 struct oracle {
-	struct u32v words;
+	struct ftpu_link_rx rx;
+	uint32_t buf[MAXP];
+	struct u32v words; /* the receive buffer's words to come, from 0 */
+	struct u32v ctl;   /* the mailbox's */
 	struct errv errs;
-	struct ftpu_link_stats st;
-	unsigned first, last; /* types admitted */
+	unsigned cap;	   /* receive-buffer words */
+	size_t unread;	   /* committed receive-buffer words not taken */
+	unsigned ctl_left; /* words of the held mailbox frame not taken; 0:
+			      free */
+	bool admit_all;	   /* loop mode: the harness cannot see the readers */
+	/* the frame the current byte completed, applied after the cycle's
+	 * reads and flush */
+	bool pend;
+	bool pend_ctl;
+	struct u32v pend_words;
 };
 
 static int oracle_admit(void *ctx, const struct ftpu_link_header *h)
 {
 	const struct oracle *o = ctx;
 
-	return h->type >= o->first && h->type <= o->last
-		       ? 0
-		       : FTPU_LINK_ERR_UNKNOWN_TYPE;
+	if (o->admit_all)
+		return 0;
+	if (h->type == FTPU_LINK_CONTROL)
+		return h->len > FTPU_LINK_MAX_CONTROL || o->ctl_left
+			       ? FTPU_LINK_ERR_OVERFLOW
+			       : 0;
+	return h->len + 2u > o->cap - o->unread ? FTPU_LINK_ERR_OVERFLOW : 0;
 }
 
 static void oracle_frame(void *ctx, const struct ftpu_link_frame *f)
 {
 	struct oracle *o = ctx;
 
-	u32_push(&o->words, FTPU_LINK_W1(f->type, f->flags, f->seq));
-	u32_push(&o->words, FTPU_LINK_W2(f->len, f->credit));
+	assert_false(o->pend);
+	o->pend = true;
+	o->pend_ctl = f->type == FTPU_LINK_CONTROL;
+	o->pend_words.n = 0;
+	u32_push(&o->pend_words, FTPU_LINK_W1(f->type, f->flags, f->seq));
+	u32_push(&o->pend_words, FTPU_LINK_W2(f->len, f->credit));
 	for (unsigned i = 0; i < f->len; i++)
-		u32_push(&o->words, f->payload[i]);
+		u32_push(&o->pend_words, f->payload[i]);
 }
 
 static void oracle_error(void *ctx, const struct ftpu_link_error *e)
@@ -211,29 +254,41 @@ static void oracle_error(void *ctx, const struct ftpu_link_error *e)
 		 e->type == FTPU_LINK_UNKNOWN ? 0xff : e->type);
 }
 
-/* Feeds bytes to a fresh C receiver (a buffer of a largest frame, so that
- * OVERFLOW never comes from it); the stream must end between frames. */
-static void oracle_run(struct oracle *o, const uint8_t *b, size_t n,
-		       unsigned first, unsigned last)
+/* A fresh receiver, as the RTL's after reset: both readers empty. */
+static void oracle_init(struct oracle *o, unsigned cap)
 {
-	static uint32_t buf[MAXP];
-	struct ftpu_link_rx rx;
+	assert_int_equal(ftpu_link_rx_init(&o->rx, o->buf, MAXP), FTPU_OK);
+	assert_int_equal(ftpu_link_rx_set_role(&o->rx, FTPU_LINK_ROLE_DEVICE),
+			 FTPU_OK);
+	o->words.n = o->ctl.n = o->errs.n = 0;
+	o->cap = cap;
+	o->unread = 0;
+	o->ctl_left = 0;
+	o->pend = false;
+}
+
+static void oracle_push(struct oracle *o, uint8_t byte)
+{
 	struct ftpu_link_rx_cb cb = {oracle_admit, oracle_frame, oracle_error,
 				     o};
 
-	o->first = first;
-	o->last = last;
-	assert_int_equal(ftpu_link_rx_init(&rx, buf, MAXP), FTPU_OK);
-	assert_int_equal(ftpu_link_rx_push(&rx, b, n, &cb), FTPU_OK);
-	assert_int_equal(ftpu_link_rx_pending(&rx), 0);
-	o->st = rx.stats;
+	assert_int_equal(ftpu_link_rx_push(&o->rx, &byte, 1, &cb), FTPU_OK);
+}
+
+/* The RTL's acknowledged seq for the C receiver's (-1 before any is 0). */
+static unsigned oracle_ack(const struct oracle *o)
+{
+	int32_t ack = ftpu_link_rx_ack(&o->rx);
+
+	return ack < 0 ? 0 : (unsigned)ack;
 }
 
 static void oracle_free(struct oracle *o)
 {
 	free(o->words.p);
+	free(o->ctl.p);
 	free(o->errs.p);
-	memset(o, 0, sizeof(*o));
+	free(o->pend_words.p);
 }
 
 /* ---- the harness --------------------------------------------------------- */
@@ -247,10 +302,18 @@ struct harness {
 	struct u8v in;
 	size_t in_pos;
 	unsigned in_gap; /* per mille: idle input cycles */
+	/* flush in the next cycle, or in the cycle byte flush_at is taken
+	 * (SIZE_MAX: never) */
+	bool flush_now;
+	size_t flush_at;
 	/* the receive buffer's reader */
 	bool out_hold;	    /* stalled */
 	unsigned out_stall; /* per mille: not ready */
 	struct u32v words;
+	/* the mailbox's reader */
+	bool ctl_hold;
+	unsigned ctl_stall;
+	struct u32v ctl_words;
 	/* the error consumer */
 	bool err_hold;
 	struct errv errs;
@@ -264,6 +327,7 @@ struct harness {
 	size_t committed;
 	struct ftpu_sim_link_io prev;
 	uint64_t cycles;
+	struct oracle o;
 };
 
 static struct ftpu_sim *link_sim;
@@ -274,11 +338,14 @@ static bool chance(struct rng *r, unsigned per_mille)
 	return per_mille && rng_below(r, 1000) < per_mille;
 }
 
-/* One clock: drives the inputs, checks the handshakes, records transfers. */
+/* One clock: drives the inputs, checks the handshakes, records transfers,
+ * steps the C receiver and checks the acknowledged seq and the credit
+ * against it. */
 static void cycle(struct harness *h)
 {
 	const struct ftpu_sim_link_io *p = &h->prev;
 	struct ftpu_sim_link_io io = {.loop = h->loop};
+	struct oracle *o = &h->o;
 	bool p_out_ready = h->loop ? p->tx_ready : p->rx_out_ready;
 	bool out_ready;
 
@@ -287,6 +354,8 @@ static void cycle(struct harness *h)
 					      !chance(&h->r, h->in_gap));
 	io.rx_byte = io.rx_valid ? h->in.p[h->in_pos] : 0;
 	io.rx_out_ready = !h->out_hold && !chance(&h->r, h->out_stall);
+	io.ctl_ready = !h->ctl_hold && !chance(&h->r, h->ctl_stall);
+	io.flush = h->flush_now || (io.rx_valid && h->in_pos == h->flush_at);
 	io.err_ready = !h->err_hold;
 	io.tx_valid =
 		!h->loop && h->tx_pos < h->tx_in.n &&
@@ -298,10 +367,15 @@ static void cycle(struct harness *h)
 
 	/* The receiver never stalls the link. */
 	assert_true(io.rx_ready);
-	/* What was offered and not taken is offered again, unchanged. */
-	if (p->rx_out_valid && !p_out_ready) {
+	/* What was offered and not taken is offered again, unchanged, unless
+	 * a flush took it away. */
+	if (p->rx_out_valid && !p_out_ready && !p->flush) {
 		assert_true(io.rx_out_valid);
 		assert_int_equal(io.rx_out_word, p->rx_out_word);
+	}
+	if (!h->loop && p->ctl_valid && !p->ctl_ready && !p->flush) {
+		assert_true(io.ctl_valid);
+		assert_int_equal(io.ctl_word, p->ctl_word);
 	}
 	if (p->err_valid && !p->err_ready) {
 		assert_true(io.err_valid);
@@ -317,11 +391,55 @@ static void cycle(struct harness *h)
 		assert_int_equal(io.credit,
 				 h->cap - (h->committed - h->words.n));
 
-	if (io.rx_valid && io.rx_ready)
+	/* The outputs show the state before this cycle's byte: as the C
+	 * receiver has it before that byte. */
+	if (io.ack_seq != oracle_ack(o))
+		fail_msg("cycle %llu: ack_seq %04x, link.c %04x (seed %#llx)",
+			 (unsigned long long)h->cycles, io.ack_seq,
+			 oracle_ack(o), (unsigned long long)test_seed);
+	if (!h->loop)
+		assert_int_equal(io.credit, h->cap - o->unread);
+
+	if (io.rx_valid && io.rx_ready) {
+		oracle_push(o, io.rx_byte);
 		h->in_pos++;
+	}
+	if (io.flush) {
+		h->flush_now = false;
+		h->flush_at = SIZE_MAX;
+	}
 	out_ready = h->loop ? io.tx_ready : io.rx_out_ready;
-	if (!h->loop && io.rx_out_valid && out_ready)
+	if (!h->loop && io.rx_out_valid && out_ready) {
 		u32_push(&h->words, io.rx_out_word);
+		assert_true(o->unread > 0);
+		o->unread--;
+	}
+	if (!h->loop && io.ctl_valid && io.ctl_ready) {
+		u32_push(&h->ctl_words, io.ctl_word);
+		assert_true(o->ctl_left > 0);
+		o->ctl_left--;
+	}
+	/* A flush forgets what was committed before this cycle and not
+	 * taken; a frame committed by this cycle's byte stays. */
+	if (io.flush) {
+		o->unread = 0;
+		o->ctl_left = 0;
+		if (o->words.n > h->words.n)
+			o->words.n = h->words.n;
+		if (o->ctl.n > h->ctl_words.n)
+			o->ctl.n = h->ctl_words.n;
+	}
+	if (o->pend) {
+		struct u32v *v = o->pend_ctl ? &o->ctl : &o->words;
+
+		for (size_t i = 0; i < o->pend_words.n; i++)
+			u32_push(v, o->pend_words.p[i]);
+		if (o->pend_ctl)
+			o->ctl_left = (unsigned)o->pend_words.n;
+		else
+			o->unread += o->pend_words.n;
+		o->pend = false;
+	}
 	if (io.err_valid && io.err_ready)
 		err_push(&h->errs, io.err_code, io.err_seq, io.err_type);
 	if (io.tx_valid && io.tx_ready)
@@ -337,6 +455,7 @@ static bool busy(const struct harness *h)
 
 	return h->in_pos < h->in.n || (!h->loop && h->tx_pos < h->tx_in.n) ||
 	       (p->rx_out_valid && (h->loop || !h->out_hold)) ||
+	       (p->ctl_valid && (h->loop || !h->ctl_hold)) ||
 	       (p->err_valid && !h->err_hold) || p->tx_out_valid;
 }
 
@@ -403,21 +522,23 @@ static void errs_equal(const struct errv *got, const struct errv *want)
 }
 
 /* Everything the receiver has produced since the last reset equals what
- * the C receiver makes of the same bytes: frames, errors, counters. */
+ * the C receiver made of the same bytes: frames (each reader's), errors,
+ * counters. The stream must end between frames. */
 static void expect_oracle(const struct harness *h)
 {
-	struct oracle o = {0};
+	const struct oracle *o = &h->o;
 	struct ftpu_sim_link_stats s = stats(h);
 
-	oracle_run(&o, h->in.p, h->in.n, DEV_TYPE_FIRST, DEV_TYPE_LAST);
-	words_equal(&h->words, &o.words);
-	errs_equal(&h->errs, &o.errs);
-	assert_int_equal(s.frames_ok, o.st.frames_ok);
-	assert_int_equal(s.bytes_skipped, o.st.bytes_skipped);
+	assert_int_equal(ftpu_link_rx_pending(&o->rx), 0);
+	words_equal(&h->words, &o->words);
+	words_equal(&h->ctl_words, &o->ctl);
+	errs_equal(&h->errs, &o->errs);
+	assert_int_equal(s.frames_ok, o->rx.stats.frames_ok);
+	assert_int_equal(s.bytes_skipped, o->rx.stats.bytes_skipped);
 	for (unsigned c = 1; c <= 5; c++)
-		assert_int_equal(s.errors[c], o.st.errors[c]);
+		assert_int_equal(s.errors[c], o->rx.stats.errors[c]);
 	assert_int_equal(s.err_lost, 0);
-	oracle_free(&o);
+	assert_int_equal(h->prev.ack_seq, oracle_ack(o));
 }
 
 /* ---- fixtures ------------------------------------------------------------ */
@@ -448,7 +569,9 @@ static int setup(void **state)
 	test_seed = ftpu_test_seed() + 0x1000 * ++n;
 	h->r.s = test_seed;
 	fill_pool(&h->r);
+	h->flush_at = SIZE_MAX;
 	ftpu_sim_reset(link_sim, 4);
+	oracle_init(&h->o, h->cap);
 	*state = h;
 	return h->cap ? 0 : -1;
 }
@@ -459,21 +582,36 @@ static int teardown(void **state)
 
 	free(h->in.p);
 	free(h->words.p);
+	free(h->ctl_words.p);
 	free(h->errs.p);
 	free(h->tx_in.p);
 	free(h->tx_out.p);
+	oracle_free(&h->o);
 	free(h);
 	return 0;
 }
 
-/* Clears the recorded traffic (the RTL keeps running). */
+/* Clears the recorded traffic and what the C receiver expects of it (the
+ * RTL and the C receiver keep running). Only between frames, with nothing
+ * left to read. */
 static void forget(struct harness *h)
 {
 	h->in.n = h->in_pos = 0;
 	h->words.n = 0;
+	h->ctl_words.n = 0;
 	h->errs.n = 0;
 	h->tx_in.n = h->tx_pos = 0;
 	h->tx_out.n = 0;
+	h->o.words.n = h->o.ctl.n = h->o.errs.n = 0;
+}
+
+/* Resets the RTL and starts the C receiver afresh. */
+static void restart(struct harness *h)
+{
+	ftpu_sim_reset(h->sim, 2);
+	h->prev = (struct ftpu_sim_link_io){0};
+	forget(h);
+	oracle_init(&h->o, h->cap);
 }
 
 /* ---- receiver tests ------------------------------------------------------ */
@@ -498,74 +636,112 @@ static void test_link_rtl_frame_builder(void **state)
 	}
 }
 
-/* Frames of random type, flags, seq, credit and length (0 and the maximum
- * included) arrive as their w1, w2 and payload words, nothing else. */
+/* Frames of both types with random flags, seq, credit and length (0 and
+ * the maximum included, MAX_CONTROL for CONTROL) arrive as their w1, w2 and
+ * payload words, nothing else: PROGRAM frames from the receive buffer,
+ * CONTROL frames from the mailbox. */
 static void test_link_rtl_good_frames(void **state)
 {
 	struct harness *h = *state;
-	struct u32v want = {0};
+	struct u32v want = {0}, want_ctl = {0};
 	/* the ideal schedule: a byte in per cycle, a frame's words read out
-	 * one per cycle from the cycle its last byte is in */
-	uint64_t t_in = 0, t_out = 0;
+	 * one per cycle from the cycle its last byte is in, each reader on
+	 * its own */
+	uint64_t t_in = 0, t_out = 0, t_ctl = 0;
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < 100; i++) {
+		bool ctl = !(i & 1);
 		unsigned len = i == 0	? 0
 			       : i == 1 ? MAXP
 			       : i == 2 ? 1
-					: rand_len(&h->r);
-		struct frame f =
-			rand_frame(&h->r, DEV_TYPE_FIRST + (i & 1), len);
+			       : i == 4 ? MAXC
+					: rand_len(&h->r) %
+						  (ctl ? MAXC + 1 : MAXP + 1);
+		struct frame f = rand_frame(
+			&h->r, ctl ? FTPU_LINK_CONTROL : FTPU_LINK_PROGRAM,
+			len);
+		uint64_t *t = ctl ? &t_ctl : &t_out;
 
 		f.flags = i & 2 ? rng_below(&h->r, 256) : 0;
 		put_frame(&h->in, &f);
-		frame_words(&want, &f);
+		expect_frame(&want, &want_ctl, &f);
 		t_in += FTPU_LINK_FRAME_BYTES(f.len);
-		t_out = (t_out > t_in ? t_out : t_in) + f.len + 2;
+		*t = (*t > t_in ? *t : t_in) + f.len + 2;
 		n++;
 	}
 	run(h, budget_for(h));
 	words_equal(&h->words, &want);
+	words_equal(&h->ctl_words, &want_ctl);
 	assert_int_equal(h->errs.n, 0);
 	assert_int_equal(stats(h).frames_ok, n);
 	assert_int_equal(stats(h).bytes_skipped, 0);
 	assert_int_equal(h->prev.credit, h->cap);
+	expect_oracle(h);
 	/* which the RTL keeps to within a few cycles (16 are the idle tail) */
+	if (t_ctl > t_out)
+		t_out = t_ctl;
 	assert_true(h->cycles <= t_out + 16 + 4);
 	free(want.p);
+	free(want_ctl.p);
 }
 
-/* Idle input cycles anywhere and a reader that stalls at random: the same
- * words, none lost or repeated (the harness checks the held outputs). */
+/* Idle input cycles anywhere and readers that stall at random: the same
+ * words, none lost or repeated (the harness checks the held outputs). A
+ * CONTROL frame that finds the slow mailbox reader still busy with the
+ * previous one is refused with OVERFLOW; every other frame arrives. */
 static void test_link_rtl_gaps_and_stalls(void **state)
 {
 	struct harness *h = *state;
 	static const unsigned gaps[][2] = {{300, 500}, {900, 0}, {0, 950}};
-	struct u32v want = {0};
+	struct u32v want = {0}, want_ctl = {0};
+	struct frame fr[25];
 
 	for (unsigned g = 0; g < 3; g++) {
 		forget(h);
-		want.n = 0;
+		want.n = want_ctl.n = 0;
 		h->in_gap = gaps[g][0];
-		h->out_stall = gaps[g][1];
+		h->out_stall = h->ctl_stall = gaps[g][1];
 		for (unsigned i = 0; i < 25; i++) {
 			/* the slowest reader must not need more than the buffer
 			 */
+			bool ctl = i % 2 == 0;
 			unsigned len =
 				i == 3 ? MAXP
-				       : rand_len(&h->r) % (g == 2 ? 100 : 300);
-			struct frame f = rand_frame(
-				&h->r, DEV_TYPE_FIRST + (i % 2), len);
+				       : rand_len(&h->r) % (ctl	     ? MAXC + 1
+							    : g == 2 ? 100
+								     : 300);
 
-			put_frame(&h->in, &f);
-			frame_words(&want, &f);
+			fr[i] = rand_frame(&h->r,
+					   ctl ? FTPU_LINK_CONTROL
+					       : FTPU_LINK_PROGRAM,
+					   len);
+			fr[i].seq = 100 * g + i;
+			put_frame(&h->in, &fr[i]);
 		}
 		run(h, budget_for(h) * 4);
+		/* refusals: CONTROL frames only, reported with their seq */
+		for (unsigned i = 0, e = 0; i < 25; i++) {
+			if (e < h->errs.n && h->errs.p[e].seq == fr[i].seq) {
+				assert_int_equal(h->errs.p[e].code,
+						 FTPU_LINK_ERR_OVERFLOW);
+				assert_int_equal(fr[i].type, FTPU_LINK_CONTROL);
+				e++;
+				continue;
+			}
+			expect_frame(&want, &want_ctl, &fr[i]);
+			if (i == 24)
+				assert_int_equal(e, h->errs.n);
+		}
 		words_equal(&h->words, &want);
-		assert_int_equal(h->errs.n, 0);
+		words_equal(&h->ctl_words, &want_ctl);
 		assert_int_equal(h->prev.credit, h->cap);
+		errs_equal(&h->errs, &h->o.errs);
+		words_equal(&h->words, &h->o.words);
+		words_equal(&h->ctl_words, &h->o.ctl);
 	}
 	free(want.p);
+	free(want_ctl.p);
 }
 
 /* Garbage between frames: random bytes, SYNC prefixes, SYNC followed by
@@ -630,7 +806,7 @@ static void put_garbage(struct rng *r, struct u8v *b)
 static void test_link_rtl_garbage(void **state)
 {
 	struct harness *h = *state;
-	struct u32v want = {0};
+	struct u32v want = {0}, want_ctl = {0};
 
 	for (unsigned i = 0; i < 3000; i++) {
 		struct frame f = rand_frame(&h->r, DEV_TYPE_FIRST + (i & 1),
@@ -639,14 +815,16 @@ static void test_link_rtl_garbage(void **state)
 		for (unsigned k = rng_below(&h->r, 3); k; k--)
 			put_garbage(&h->r, &h->in);
 		put_frame(&h->in, &f);
-		frame_words(&want, &f);
+		expect_frame(&want, &want_ctl, &f);
 	}
 	run(h, budget_for(h));
 	expect_oracle(h);
 	words_equal(&h->words, &want);
+	words_equal(&h->ctl_words, &want_ctl);
 	assert_true(stats(h).bytes_skipped > 0);
 	assert_true(stats(h).errors[FTPU_LINK_ERR_BAD_HEADER_CRC] > 0);
 	free(want.p);
+	free(want_ctl.p);
 }
 
 /* SYNC inside a frame that was received is no candidate: a whole frame
@@ -687,9 +865,11 @@ static void test_link_rtl_sync_inside_frame(void **state)
 	put_frame(&h->in, &f);
 	frame_words(&want, &f);
 	put_frame(&h->in, &g);
-	frame_words(&want, &g);
 	run(h, budget_for(h));
 	words_equal(&h->words, &want);
+	want.n = 0;
+	frame_words(&want, &g); /* a CONTROL frame: from the mailbox */
+	words_equal(&h->ctl_words, &want);
 	assert_int_equal(h->errs.n, 0);
 	expect_oracle(h);
 	free(t.p);
@@ -719,14 +899,13 @@ static void test_link_rtl_bit_flips(void **state)
 		for (unsigned bit = 0; bit < 8 * bad.n; bit++) {
 			unsigned byte = bit / 8, code;
 
-			ftpu_sim_reset(h->sim, 2);
-			h->prev = (struct ftpu_sim_link_io){0};
-			forget(h);
+			restart(h);
 			u8_push(&h->in, bad.p, bad.n);
 			h->in.p[byte] ^= (uint8_t)(1u << (bit % 8));
 			put_frame(&h->in, &g);
 			run(h, budget_for(h));
 			words_equal(&h->words, &want);
+			assert_int_equal(h->ctl_words.n, 0);
 			expect_oracle(h);
 			code = byte < 4	   ? 0
 			       : byte < 16 ? FTPU_LINK_ERR_BAD_HEADER_CRC
@@ -762,9 +941,7 @@ static void test_link_rtl_dropped_byte(void **state)
 	put_frame(&bad, &f);
 	frame_words(&tail, &g2);
 	for (unsigned k = 0; k < bad.n; k++) {
-		ftpu_sim_reset(h->sim, 2);
-		h->prev = (struct ftpu_sim_link_io){0};
-		forget(h);
+		restart(h);
 		u8_push(&h->in, bad.p, k);
 		u8_push(&h->in, bad.p + k + 1, bad.n - k - 1);
 		put_frame(&h->in, &g1);
@@ -907,7 +1084,7 @@ static void test_link_rtl_overflow(void **state)
 	assert_int_equal(stats(h).errors[FTPU_LINK_ERR_OVERFLOW], nerr);
 	/* and the buffer takes the largest frame again */
 	{
-		struct frame f = rand_frame(&h->r, FTPU_LINK_CONTROL, MAXP);
+		struct frame f = rand_frame(&h->r, FTPU_LINK_PROGRAM, MAXP);
 
 		put_frame(&h->in, &f);
 		frame_words(&want, &f);
@@ -926,7 +1103,7 @@ static void test_link_rtl_credit(void **state)
 
 	h->out_hold = true;
 	for (unsigned i = 0; i < 30; i++) {
-		struct frame f = rand_frame(&h->r, FTPU_LINK_CONTROL,
+		struct frame f = rand_frame(&h->r, FTPU_LINK_PROGRAM,
 					    rng_below(&h->r, 100));
 
 		put_frame(&h->in, &f);
@@ -953,7 +1130,7 @@ static void test_link_rtl_error_backpressure(void **state)
 	struct harness *h = *state;
 	struct u32v want = {0};
 	struct ftpu_sim_link_stats s;
-	struct oracle o = {0};
+	const struct oracle *o = &h->o;
 
 	h->err_hold = true;
 	for (unsigned i = 0; i < 12; i++) {
@@ -975,18 +1152,366 @@ static void test_link_rtl_error_backpressure(void **state)
 	run(h, budget_for(h));
 	words_equal(&h->words, &want);
 	assert_true(h->prev.err_valid);
-	oracle_run(&o, h->in.p, h->in.n, DEV_TYPE_FIRST, DEV_TYPE_LAST);
 	s = stats(h);
 	for (unsigned c = 1; c <= 5; c++)
-		assert_int_equal(s.errors[c], o.st.errors[c]);
-	assert_int_equal(o.errs.n, 12);
-	assert_int_equal(s.err_lost, o.errs.n - 1);
+		assert_int_equal(s.errors[c], o->rx.stats.errors[c]);
+	assert_int_equal(o->errs.n, 12);
+	assert_int_equal(s.err_lost, o->errs.n - 1);
 	h->err_hold = false;
 	run(h, 100);
 	assert_int_equal(h->errs.n, 1);
-	assert_memory_equal(&h->errs.p[0], &o.errs.p[0], sizeof(o.errs.p[0]));
-	oracle_free(&o);
+	assert_memory_equal(&h->errs.p[0], &o->errs.p[0], sizeof(o->errs.p[0]));
 	free(want.p);
+}
+
+/* ---- CONTROL mailbox, acknowledged seq, flush --------------------------- */
+
+/* Sends one frame and runs until the link is quiet. */
+static void send(struct harness *h, const struct frame *f)
+{
+	put_frame(&h->in, f);
+	run(h, budget_for(h) + 20 * (uint64_t)h->cap);
+}
+
+/* The last reported error is code for frame f. */
+static void expect_err(const struct harness *h, size_t n, unsigned code,
+		       const struct frame *f)
+{
+	assert_int_equal(h->errs.n, n);
+	assert_int_equal(h->errs.p[n - 1].code, code);
+	assert_int_equal(h->errs.p[n - 1].seq, f->seq);
+	assert_int_equal(h->errs.p[n - 1].type, f->type);
+}
+
+/* A full receive buffer (credit 0) refuses PROGRAM frames, even empty
+ * ones, but CONTROL frames still get through the mailbox. */
+static void test_link_rtl_control_when_full(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0}, want_ctl = {0};
+	struct frame f;
+	size_t used = 0;
+
+	h->out_hold = true;
+	while (used < h->cap) {
+		unsigned len =
+			h->cap - used - 2 < MAXP ? h->cap - used - 2 : MAXP;
+
+		f = rand_frame(&h->r, FTPU_LINK_PROGRAM, len);
+		send(h, &f);
+		frame_words(&want, &f);
+		used += FRAME_WORDS(len);
+	}
+	assert_int_equal(used, h->cap);
+	assert_int_equal(h->prev.credit, 0);
+	assert_int_equal(h->errs.n, 0);
+
+	f = rand_frame(&h->r, FTPU_LINK_CONTROL, MAXC);
+	send(h, &f);
+	frame_words(&want_ctl, &f);
+	words_equal(&h->ctl_words, &want_ctl);
+	assert_int_equal(h->errs.n, 0);
+	f = rand_frame(&h->r, FTPU_LINK_PROGRAM, 0);
+	send(h, &f);
+	expect_err(h, 1, FTPU_LINK_ERR_OVERFLOW, &f);
+	f = rand_frame(&h->r, FTPU_LINK_CONTROL, 1);
+	send(h, &f);
+	frame_words(&want_ctl, &f);
+	words_equal(&h->ctl_words, &want_ctl);
+	assert_int_equal(h->errs.n, 1);
+	assert_int_equal(h->prev.credit, 0);
+	assert_int_equal(h->words.n, 0);
+
+	h->out_hold = false;
+	run(h, 2 * h->cap + 1000);
+	words_equal(&h->words, &want);
+	assert_int_equal(h->prev.credit, h->cap);
+	expect_oracle(h);
+	free(want.p);
+	free(want_ctl.p);
+}
+
+/* While the mailbox holds a frame, the next CONTROL frame is OVERFLOW
+ * (PROGRAM frames are not affected); it is free again exactly when its
+ * last word has been taken. */
+static void test_link_rtl_control_held(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0}, want_ctl = {0};
+	struct frame c1 = rand_frame(&h->r, FTPU_LINK_CONTROL, 3);
+	struct frame c2 = rand_frame(&h->r, FTPU_LINK_CONTROL, 0);
+	struct frame p = rand_frame(&h->r, FTPU_LINK_PROGRAM, 5);
+	struct frame c3 = rand_frame(&h->r, FTPU_LINK_CONTROL, 2);
+	struct frame c4 = rand_frame(&h->r, FTPU_LINK_CONTROL, 4);
+
+	h->ctl_hold = true;
+	send(h, &c1);
+	frame_words(&want_ctl, &c1);
+	assert_int_equal(h->errs.n, 0);
+	assert_true(h->prev.ctl_valid);
+	assert_int_equal(h->prev.ctl_word, want_ctl.p[0]);
+	send(h, &c2);
+	expect_err(h, 1, FTPU_LINK_ERR_OVERFLOW, &c2);
+	send(h, &p);
+	frame_words(&want, &p);
+	words_equal(&h->words, &want);
+	assert_int_equal(h->errs.n, 1);
+	assert_int_equal(h->ctl_words.n, 0);
+	assert_int_equal(h->prev.ctl_word, want_ctl.p[0]);
+
+	h->ctl_hold = false;
+	run(h, 1000);
+	words_equal(&h->ctl_words, &want_ctl);
+	send(h, &c2); /* again: taken now */
+	frame_words(&want_ctl, &c2);
+	words_equal(&h->ctl_words, &want_ctl);
+	assert_int_equal(h->errs.n, 1);
+
+	/* c3 read but for its last word: c4 is refused; then taken */
+	h->ctl_hold = true;
+	send(h, &c3);
+	frame_words(&want_ctl, &c3);
+	h->ctl_hold = false;
+	while (h->ctl_words.n < want_ctl.n - 1) {
+		assert_true(h->cycles < 100000);
+		cycle(h);
+	}
+	h->ctl_hold = true;
+	send(h, &c4);
+	expect_err(h, 2, FTPU_LINK_ERR_OVERFLOW, &c4);
+	assert_true(h->prev.ctl_valid);
+	h->ctl_hold = false;
+	run(h, 1000);
+	words_equal(&h->ctl_words, &want_ctl);
+	send(h, &c4);
+	frame_words(&want_ctl, &c4);
+	words_equal(&h->ctl_words, &want_ctl);
+	assert_int_equal(h->errs.n, 2);
+	expect_oracle(h);
+	free(want.p);
+	free(want_ctl.p);
+}
+
+/* A CONTROL frame takes at most MAX_CONTROL payload words: longer is
+ * OVERFLOW (the whole frame skipped), whatever room the mailbox has. */
+static void test_link_rtl_control_len(void **state)
+{
+	struct harness *h = *state;
+	static const unsigned lens[] = {MAXC + 1, MAXC,	    0,
+					MAXP,	  MAXC - 1, MAXC + 2};
+	struct u32v want_ctl = {0};
+	size_t nerr = 0;
+
+	for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		struct frame f = rand_frame(&h->r, FTPU_LINK_CONTROL, lens[i]);
+
+		send(h, &f);
+		if (lens[i] > MAXC)
+			expect_err(h, ++nerr, FTPU_LINK_ERR_OVERFLOW, &f);
+		else
+			frame_words(&want_ctl, &f);
+		assert_int_equal(h->errs.n, nerr);
+		words_equal(&h->ctl_words, &want_ctl);
+		assert_int_equal(h->prev.ack_seq, f.seq);
+	}
+	assert_int_equal(h->words.n, 0);
+	assert_int_equal(h->prev.credit, h->cap);
+	expect_oracle(h);
+	free(want_ctl.p);
+}
+
+/* ack_seq_o is ftpu_link_rx_ack() of link.c (role DEVICE, the RTL's
+ * admission) after every byte (the harness checks each cycle), over a
+ * random stream of good, damaged and refused frames, garbage and readers
+ * that stall and hold; after each frame it is that frame's seq if its
+ * header was good, else unchanged. */
+static void test_link_rtl_ack_seq(void **state)
+{
+	struct harness *h = *state;
+	unsigned ack = 0, ovf[2] = {0};
+	struct ftpu_sim_link_stats s;
+
+	h->in_gap = 100;
+	h->out_stall = 300;
+	h->ctl_stall = 300;
+	for (unsigned i = 0; i < 600; i++) {
+		unsigned kind = rng_below(&h->r, 8);
+		struct u8v t = {0};
+		struct frame f;
+		bool good_header = true;
+
+		/* hold a reader for a while now and then: refusals (the
+		 * receive buffer fills in some 10 PROGRAM frames) */
+		if (rng_below(&h->r, h->out_hold ? 40 : 15) == 0)
+			h->out_hold = !h->out_hold;
+		if (rng_below(&h->r, 5) == 0)
+			h->ctl_hold = !h->ctl_hold;
+		if (rng_below(&h->r, 8) == 0)
+			put_garbage(&h->r, &h->in);
+		switch (kind) {
+		case 0: /* CONTROL, sometimes too long */
+		case 1:
+			f = rand_frame(&h->r, FTPU_LINK_CONTROL,
+				       rng_below(&h->r, MAXC + 4));
+			put_frame(&t, &f);
+			break;
+		case 2: /* PROGRAM */
+		case 3:
+			f = rand_frame(&h->r, FTPU_LINK_PROGRAM,
+				       kind == 2 ? rand_len(&h->r)
+						 : rng_below(&h->r, MAXP + 1));
+			put_frame(&t, &f);
+			break;
+		case 4: /* a type the device does not take */
+			f = rand_frame(&h->r, 0x81 + rng_below(&h->r, 4),
+				       rng_below(&h->r, 20));
+			put_frame(&t, &f);
+			break;
+		case 5: /* a bad PCRC (or a refusal first) */
+			f = rand_frame(&h->r,
+				       DEV_TYPE_FIRST + rng_below(&h->r, 2),
+				       rng_below(&h->r, 20));
+			put_frame(&t, &f);
+			t.p[16 + rng_below(&h->r, (unsigned)t.n - 16)] ^=
+				(uint8_t)(1 + rng_below(&h->r, 255));
+			break;
+		case 6: /* a bad HCRC: no seq to acknowledge */
+			f = rand_frame(&h->r, FTPU_LINK_PROGRAM,
+				       rng_below(&h->r, 20));
+			put_frame(&t, &f);
+			t.p[4 + rng_below(&h->r, 12)] ^=
+				(uint8_t)(1 + rng_below(&h->r, 255));
+			good_header = false;
+			break;
+		default: /* BAD_LENGTH: a header alone */
+			f = rand_frame(&h->r,
+				       DEV_TYPE_FIRST + rng_below(&h->r, 2), 0);
+			put_frame_len(&t, &f,
+				      MAXP + 1 +
+					      rng_below(&h->r, 0xffff - MAXP));
+			t.n = 16;
+			break;
+		}
+		u8_push(&h->in, t.p, t.n);
+		free(t.p);
+		run(h, budget_for(h) + 20 * (uint64_t)h->cap);
+		if (good_header)
+			ack = f.seq;
+		assert_int_equal(h->prev.ack_seq, ack);
+		assert_int_equal(h->prev.ack_seq, oracle_ack(&h->o));
+	}
+	h->out_hold = h->ctl_hold = false;
+	run(h, 20 * (uint64_t)h->cap + 1000);
+	/* A good frame last: the RTL counts hunt bytes as skipped when they
+	 * leave its window, the C receiver as soon as they cannot begin a
+	 * frame. */
+	{
+		struct frame f = rand_frame(&h->r, FTPU_LINK_PROGRAM, 0);
+
+		send(h, &f);
+		assert_int_equal(h->prev.ack_seq, f.seq);
+	}
+	expect_oracle(h);
+	/* the stream had every kind of finish */
+	s = stats(h);
+	assert_true(s.frames_ok > 0);
+	for (unsigned c = 1; c <= 5; c++)
+		assert_true(s.errors[c] > 0);
+	for (size_t e = 0; e < h->errs.n; e++)
+		if (h->errs.p[e].code == FTPU_LINK_ERR_OVERFLOW)
+			ovf[h->errs.p[e].type == FTPU_LINK_CONTROL]++;
+	assert_true(ovf[0] > 0);
+	assert_true(ovf[1] > 0);
+}
+
+/* flush_i empties the receive buffer and the mailbox of what they hold;
+ * a frame being received meanwhile, or completed in that very cycle,
+ * arrives normally; afterwards both take frames again. */
+static void test_link_rtl_flush(void **state)
+{
+	struct harness *h = *state;
+	struct u32v want = {0}, want_ctl = {0};
+	struct frame p1 = rand_frame(&h->r, FTPU_LINK_PROGRAM, 10);
+	struct frame p2 = rand_frame(&h->r, FTPU_LINK_PROGRAM, 0);
+	struct frame c1 = rand_frame(&h->r, FTPU_LINK_CONTROL, 4);
+	struct frame f;
+
+	/* everything held is discarded */
+	h->out_hold = h->ctl_hold = true;
+	send(h, &p1);
+	send(h, &p2);
+	send(h, &c1);
+	assert_int_equal(h->prev.credit,
+			 h->cap - FRAME_WORDS(10) - FRAME_WORDS(0));
+	assert_true(h->prev.rx_out_valid);
+	assert_true(h->prev.ctl_valid);
+	h->flush_now = true;
+	run(h, 100);
+	assert_int_equal(h->prev.credit, h->cap);
+	assert_false(h->prev.rx_out_valid);
+	assert_false(h->prev.ctl_valid);
+	h->out_hold = h->ctl_hold = false;
+	run(h, 100);
+	assert_int_equal(h->words.n, 0);
+	assert_int_equal(h->ctl_words.n, 0);
+	/* and both take frames again */
+	f = rand_frame(&h->r, FTPU_LINK_CONTROL, MAXC);
+	send(h, &f);
+	frame_words(&want_ctl, &f);
+	f = rand_frame(&h->r, FTPU_LINK_PROGRAM, 7);
+	send(h, &f);
+	frame_words(&want, &f);
+	words_equal(&h->words, &want);
+	words_equal(&h->ctl_words, &want_ctl);
+
+	/* during a PROGRAM frame: the held frames go, it stays */
+	h->out_hold = h->ctl_hold = true;
+	send(h, &p1);
+	send(h, &c1);
+	f = rand_frame(&h->r, FTPU_LINK_PROGRAM, 9);
+	h->flush_at = h->in.n + 20;
+	send(h, &f);
+	frame_words(&want, &f);
+	assert_int_equal(h->prev.credit, h->cap - FRAME_WORDS(9));
+	assert_false(h->prev.ctl_valid);
+	h->out_hold = h->ctl_hold = false;
+	run(h, 1000);
+	words_equal(&h->words, &want);
+	words_equal(&h->ctl_words, &want_ctl);
+	/* during a CONTROL frame: it stays */
+	h->out_hold = h->ctl_hold = true;
+	send(h, &p1);
+	f = rand_frame(&h->r, FTPU_LINK_CONTROL, 6);
+	h->flush_at = h->in.n + 17;
+	send(h, &f);
+	frame_words(&want_ctl, &f);
+	assert_true(h->prev.ctl_valid);
+	assert_int_equal(h->prev.credit, h->cap);
+	h->out_hold = h->ctl_hold = false;
+	run(h, 1000);
+	words_equal(&h->words, &want);
+	words_equal(&h->ctl_words, &want_ctl);
+
+	/* in the cycle a frame's last byte comes: the earlier frames go, it
+	 * stays */
+	h->out_hold = h->ctl_hold = true;
+	send(h, &p1);
+	send(h, &c1);
+	f = rand_frame(&h->r, FTPU_LINK_PROGRAM, 3);
+	put_frame(&h->in, &f);
+	h->flush_at = h->in.n - 1;
+	run(h, budget_for(h));
+	frame_words(&want, &f);
+	assert_int_equal(h->prev.credit, h->cap - FRAME_WORDS(3));
+	assert_false(h->prev.ctl_valid);
+	h->out_hold = h->ctl_hold = false;
+	run(h, 1000);
+	words_equal(&h->words, &want);
+	words_equal(&h->ctl_words, &want_ctl);
+	assert_int_equal(h->errs.n, 0);
+	expect_oracle(h);
+	free(want.p);
+	free(want_ctl.p);
 }
 
 /* ---- transmitter tests --------------------------------------------------- */
@@ -1039,19 +1564,30 @@ static void test_link_rtl_tx_frames(void **state)
 
 /* ---- loop test ----------------------------------------------------------- */
 
+/* The host's side of the loop test: the echoes, sorted by the kind of host
+ * frame they answer (seq - seq0 indexes the host's frames). */
 struct host_rx {
-	struct u32v words; /* w1, w2, payload of each frame */
+	const struct frame *fr;
+	unsigned n, seq0;
+	struct u32v words[2]; /* w1, w2, payload: [0] PROGRAM, [1] CONTROL */
 	unsigned errors;
+	int ctl_wait; /* seq of the CONTROL frame not yet answered, or -1 */
 };
 
 static void host_frame(void *ctx, const struct ftpu_link_frame *f)
 {
 	struct host_rx *c = ctx;
+	unsigned i = (uint16_t)(f->seq - c->seq0);
+	bool ctl;
 
-	u32_push(&c->words, FTPU_LINK_W1(f->type, f->flags, f->seq));
-	u32_push(&c->words, FTPU_LINK_W2(f->len, f->credit));
-	for (unsigned i = 0; i < f->len; i++)
-		u32_push(&c->words, f->payload[i]);
+	assert_true(i < c->n);
+	ctl = c->fr[i].type == FTPU_LINK_CONTROL;
+	if (ctl && (int)f->seq == c->ctl_wait)
+		c->ctl_wait = -1;
+	u32_push(&c->words[ctl], FTPU_LINK_W1(f->type, f->flags, f->seq));
+	u32_push(&c->words[ctl], FTPU_LINK_W2(f->len, f->credit));
+	for (unsigned k = 0; k < f->len; k++)
+		u32_push(&c->words[ctl], f->payload[k]);
 }
 
 static void host_error(void *ctx, const struct ftpu_link_error *e)
@@ -1062,68 +1598,91 @@ static void host_error(void *ctx, const struct ftpu_link_error *e)
 	c->errors++;
 }
 
-/* Host frames (ftpu_link_encode, garbage between them) -> rx -> the words
- * -> tx, re-typed RESPONSE -> bytes the C receiver parses back into the
- * same frames, now responses. The link out is slower than the link in,
- * so the host sends a frame only when the credit covers it: no OVERFLOW. */
+/* Host frames (ftpu_link_encode, garbage between them, seqs consecutive)
+ * -> rx -> the words -> tx, re-typed RESPONSE -> bytes a C receiver parses
+ * back into the same frames, now responses: the PROGRAM frames in order,
+ * the CONTROL frames in order, each frame whole (a CONTROL echo may
+ * overtake PROGRAM echoes still in the receive buffer). The link out is
+ * slower than the link in, so the host keeps the rules of docs/protocol.md
+ * §6: a PROGRAM frame only when the credit covers its len + 2 words, a
+ * CONTROL frame only when the previous one has been answered. No OVERFLOW. */
 static void test_link_rtl_loop(void **state)
 {
 	struct harness *h = *state;
 	enum { NFRAMES = 150 };
 	struct frame fr[NFRAMES];
-	struct u8v want = {0};
-	struct u32v want_words = {0};
-	struct host_rx host = {0};
+	size_t want_bytes = 0;
+	struct u32v want[2] = {{0}};
+	struct host_rx host = {.fr = fr, .n = NFRAMES, .ctl_wait = -1};
 	static uint32_t buf[MAXP];
 	struct ftpu_link_rx rx;
 	struct ftpu_link_rx_cb cb = {NULL, host_frame, host_error, &host};
 	uint64_t end;
+	size_t parsed = 0;
 	unsigned next = 0, idle = 0;
 
 	h->loop = true;
+	h->o.admit_all = true;
 	h->in_gap = 100;
 	h->tx_stall = 500;
+	host.seq0 = rng_u32(&h->r) & 0xffff;
 	for (unsigned i = 0; i < NFRAMES; i++) {
-		unsigned len = i == 5 || i == 6 ? MAXP : rand_len(&h->r) % 400;
+		bool ctl = i % 2 == 0;
+		unsigned len = i == 5 || i == 7 ? MAXP
+			       : ctl		? rand_len(&h->r) % (MAXC + 1)
+						: rand_len(&h->r) % 400;
 		struct frame resp;
 
-		fr[i] = rand_frame(&h->r, DEV_TYPE_FIRST + (i % 2), len);
+		fr[i] = rand_frame(&h->r,
+				   ctl ? FTPU_LINK_CONTROL : FTPU_LINK_PROGRAM,
+				   len);
+		fr[i].seq = (host.seq0 + i) & 0xffff;
 		resp = fr[i];
 		resp.type = FTPU_LINK_RESPONSE;
-		put_frame(&want, &resp);
-		frame_words(&want_words, &resp);
+		want_bytes += FTPU_LINK_FRAME_BYTES(len);
+		frame_words(&want[ctl], &resp);
 	}
-	end = 40 * (uint64_t)want.n + 10000;
+	assert_int_equal(ftpu_link_rx_init(&rx, buf, MAXP), FTPU_OK);
+	end = 40 * (uint64_t)want_bytes + 10000;
 	while (next < NFRAMES || busy(h) || idle < 16) {
 		if (h->cycles >= end)
 			fail_msg("loop stuck after %llu cycles: %u of %u "
 				 "frames sent",
 				 (unsigned long long)h->cycles, next, NFRAMES);
 		/* The last frame's bytes are in, and the credit sampled since
-		 * covers the next one. */
+		 * covers the next PROGRAM frame; a CONTROL frame waits for
+		 * the answer to the previous one. */
 		if (next < NFRAMES && h->in_pos == h->in.n && idle >= 2 &&
-		    h->prev.credit >= fr[next].len + 2u) {
+		    (fr[next].type == FTPU_LINK_CONTROL
+			     ? host.ctl_wait < 0
+			     : h->prev.credit >= FRAME_WORDS(fr[next].len))) {
+			if (fr[next].type == FTPU_LINK_CONTROL)
+				host.ctl_wait = (int)fr[next].seq;
 			if (rng_below(&h->r, 4) == 0)
 				put_garbage(&h->r, &h->in);
 			put_frame(&h->in, &fr[next++]);
 		}
 		cycle(h);
 		idle = h->in_pos < h->in.n ? 0 : idle + 1;
+		assert_int_equal(ftpu_link_rx_push(&rx, h->tx_out.p + parsed,
+						   h->tx_out.n - parsed, &cb),
+				 FTPU_OK);
+		parsed = h->tx_out.n;
 	}
 	assert_int_equal(stats(h).errors[FTPU_LINK_ERR_OVERFLOW], 0);
 	assert_int_equal(stats(h).frames_ok, NFRAMES);
-	assert_int_equal(h->tx_out.n, want.n);
-	assert_memory_equal(h->tx_out.p, want.p, want.n);
-	assert_int_equal(ftpu_link_rx_init(&rx, buf, MAXP), FTPU_OK);
-	assert_int_equal(ftpu_link_rx_push(&rx, h->tx_out.p, h->tx_out.n, &cb),
-			 FTPU_OK);
+	assert_int_equal(h->tx_out.n, want_bytes);
 	assert_int_equal(host.errors, 0);
 	assert_int_equal(rx.stats.frames_ok, NFRAMES);
-	words_equal(&host.words, &want_words);
+	assert_int_equal(rx.stats.bytes_ok, want_bytes);
+	words_equal(&host.words[0], &want[0]);
+	words_equal(&host.words[1], &want[1]);
 	assert_int_equal(h->prev.credit, h->cap);
-	free(want.p);
-	free(want_words.p);
-	free(host.words.p);
+	assert_int_equal(h->prev.ack_seq, fr[NFRAMES - 1].seq);
+	for (unsigned k = 0; k < 2; k++) {
+		free(want[k].p);
+		free(host.words[k].p);
+	}
 }
 
 int main(void)
@@ -1153,6 +1712,16 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_link_rtl_error_backpressure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_control_when_full,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_control_held,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_control_len,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_ack_seq, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_link_rtl_flush, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_link_rtl_tx_frames, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_link_rtl_loop, setup,

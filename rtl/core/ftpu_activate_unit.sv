@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_activate_unit: executes ACTIVATE (docs/isa.md) a vector per cycle:
+//
+//   UB[u+i] = bf16(relu?(ACC[a+i] + (bias ? BIAS[b] : -0)))   for i < n
+//
+// with N lanes of ftpu_activate (docs/activation.md). The instruction is
+// decoded and range-checked upstream; start_i is taken only while idle.
+//
+// Timing: with BIAS the bias vector is read first (one cycle, its data the
+// next); then one ACC read is requested per cycle. The ACC read port is
+// shared (ftpu_core arbitrates it; the matrix unit has priority), so a
+// request waits for acc_rd_gnt_i; data arrive the cycle after the grant and
+// the lanes' result Latency = popcount(AddCuts) cycles after that, when it
+// is written to UB. The UB write port gives this unit priority, so writes
+// never wait. busy_o stays high until the last UB write; the unit's ranges
+// (acc_lo_o.., ub_lo_o..) stay valid while busy, for the core's hazard
+// checks.
+module ftpu_activate_unit #(
+  parameter int          N        = 16,
+  parameter int unsigned AddCuts  = 0,
+  parameter int          AccAddrW = 12,
+  parameter int          UbAddrW  = 12,
+  parameter int          BiasAddrW = 8
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // the instruction
+  input  logic                 start_i,
+  input  logic                 relu_i,
+  input  logic                 bias_en_i,
+  input  logic [AccAddrW-1:0]  acc_addr_i,
+  input  logic [UbAddrW-1:0]   ub_addr_i,
+  input  logic [BiasAddrW-1:0] bias_addr_i,
+  input  logic [15:0]          n_i,
+  output logic                 busy_o,
+  // ranges in use while busy: [lo, hi)
+  output logic [17:0]          acc_lo_o,
+  output logic [17:0]          acc_hi_o,
+  output logic [17:0]          ub_lo_o,
+  output logic [17:0]          ub_hi_o,
+  // bias memory read (data the next cycle)
+  output logic                 bias_rd_o,
+  output logic [BiasAddrW-1:0] bias_addr_o,
+  input  logic [N*32-1:0]      bias_data_i,
+  // accumulator read, shared (data the cycle after a grant)
+  output logic                 acc_rd_req_o,
+  input  logic                 acc_rd_gnt_i,
+  output logic [AccAddrW-1:0]  acc_rd_addr_o,
+  input  logic [N*32-1:0]      acc_data_i,
+  // unified buffer write
+  output logic                 ub_wr_o,
+  output logic [UbAddrW-1:0]   ub_wr_addr_o,
+  output logic [N*16-1:0]      ub_wr_data_o
+);
+  localparam int Latency = 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]);
+  localparam logic [31:0] NegZero = 32'h8000_0000;  // "no bias": x + -0 = x
+
+  typedef enum logic [1:0] {
+    StIdle,
+    StBiasRd,   // bias read issued
+    StBiasCap,  // bias data arrive
+    StRun       // ACC reads, results flowing to UB
+  } state_e;
+  state_e state_q;
+
+  logic                 relu_q;
+  logic [AccAddrW-1:0]  rd_addr_q;
+  logic [UbAddrW-1:0]   wr_addr_q;
+  logic [15:0]          rd_left_q, wr_left_q;
+  logic [N*32-1:0]      bias_q;
+  logic [BiasAddrW-1:0] bias_addr_q;
+  logic [17:0]          acc_lo_q, acc_hi_q, ub_lo_q, ub_hi_q;
+  logic [Latency:0]     v_q;  // v_q[k]: a vector's data are k cycles into the lanes
+
+  logic rd_fire;
+  if (Latency == 0) begin : g_v_one
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) v_q <= '0;
+      else         v_q <= rd_fire;
+    end
+  end else begin : g_v_chain
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) v_q <= '0;
+      else         v_q <= {v_q[Latency-1:0], rd_fire};
+    end
+  end
+  assign acc_rd_req_o = state_q == StRun && rd_left_q != 16'd0;
+  assign rd_fire      = acc_rd_req_o && acc_rd_gnt_i;
+
+  logic [N*16-1:0] y;
+  for (genvar l = 0; l < N; l++) begin : g_lane
+    ftpu_activate #(.AddCuts(AddCuts)) u_lane (
+      .clk_i,
+      .acc_i (acc_data_i[32*l +: 32]),
+      .bias_i(bias_q[32*l +: 32]),
+      .relu_i(relu_q),
+      .y_o   (y[16*l +: 16])
+    );
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= StIdle;
+      relu_q    <= 1'b0;
+      rd_addr_q <= '0;
+      wr_addr_q <= '0;
+      rd_left_q <= '0;
+      wr_left_q <= '0;
+      bias_q    <= '0;
+      bias_addr_q <= '0;
+      acc_lo_q  <= '0;
+      acc_hi_q  <= '0;
+      ub_lo_q   <= '0;
+      ub_hi_q   <= '0;
+    end else begin
+      unique case (state_q)
+        StIdle: begin
+          if (start_i) begin
+            relu_q    <= relu_i;
+            rd_addr_q <= acc_addr_i;
+            wr_addr_q <= ub_addr_i;
+            rd_left_q <= n_i;
+            wr_left_q <= n_i;
+            acc_lo_q  <= 18'(acc_addr_i);
+            acc_hi_q  <= 18'(acc_addr_i) + 18'(n_i);
+            ub_lo_q   <= 18'(ub_addr_i);
+            ub_hi_q   <= 18'(ub_addr_i) + 18'(n_i);
+            bias_q    <= {N{NegZero}};
+            bias_addr_q <= bias_addr_i;
+            state_q   <= bias_en_i ? StBiasRd : StRun;
+          end
+        end
+        StBiasRd:  state_q <= StBiasCap;
+        StBiasCap: begin
+          bias_q  <= bias_data_i;
+          state_q <= StRun;
+        end
+        StRun: begin
+          if (rd_fire) begin
+            rd_addr_q <= rd_addr_q + 1'b1;
+            rd_left_q <= rd_left_q - 16'd1;
+          end
+          if (v_q[Latency]) begin
+            wr_addr_q <= wr_addr_q + 1'b1;
+            wr_left_q <= wr_left_q - 16'd1;
+            if (wr_left_q == 16'd1) state_q <= StIdle;
+          end
+        end
+        default: state_q <= StIdle;
+      endcase
+    end
+  end
+
+  assign busy_o        = state_q != StIdle;
+  assign acc_lo_o      = acc_lo_q;
+  assign acc_hi_o      = acc_hi_q;
+  assign ub_lo_o       = ub_lo_q;
+  assign ub_hi_o       = ub_hi_q;
+  assign bias_rd_o     = state_q == StBiasRd;
+  assign bias_addr_o   = bias_addr_q;
+  assign acc_rd_addr_o = rd_addr_q;
+  assign ub_wr_o       = v_q[Latency];
+  assign ub_wr_addr_o  = wr_addr_q;
+  assign ub_wr_data_o  = y;
+endmodule

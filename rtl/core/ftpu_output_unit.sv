@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_output_unit: executes HOST_WRITE (docs/isa.md): sends n vectors of
+// UB (N/2 words each: bf16 element 2j in bits [15:0] of word j, 2j+1 in
+// [31:16]) or ACC (N fp32 words) to the host in DATA frames of as many whole
+// vectors as fit in MaxPayload words — the frames driver/ref_device.c sends.
+//
+// Output: frame words w1 = {seq 0, flags 0, type DATA}, w2 = {credit 0,
+// len}, payload; ftpu_top fills in the seq and credit as the frame leaves.
+// Memory reads share ports with other units (ftpu_core arbitrates): a read
+// is requested until granted, its data arrive in the next cycle and fill a
+// vector register that the payload words are taken from. abort_i (the
+// device's RESET) ends the instruction after the frame being sent.
+module ftpu_output_unit #(
+  parameter int N          = 16,
+  parameter int UbAddrW    = 12,
+  parameter int AccAddrW   = 12,
+  parameter int MaxPayload = 4096,
+  localparam int AddrW = (UbAddrW > AccAddrW) ? UbAddrW : AccAddrW
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // the instruction
+  input  logic              start_i,
+  input  logic              acc_i,     // 1 ACC, 0 UB
+  input  logic [AddrW-1:0]  addr_i,
+  input  logic [15:0]       n_i,
+  input  logic              abort_i,
+  output logic              busy_o,
+  output logic              acc_o,     // memory and [lo, hi) in use while busy
+  output logic [17:0]       lo_o,
+  output logic [17:0]       hi_o,
+  // memory read, shared (data the cycle after a grant)
+  output logic              rd_req_o,
+  input  logic              rd_gnt_i,
+  output logic [AddrW-1:0]  rd_addr_o,
+  input  logic [N*16-1:0]   ub_data_i,
+  input  logic [N*32-1:0]   acc_data_i,
+  // DATA frames
+  output logic              out_valid_o,
+  input  logic              out_ready_i,
+  output logic [31:0]       out_data_o
+);
+  localparam logic [7:0] TypeData = 8'h82;
+  localparam int UbWords  = N / 2;
+  localparam int AccWords = N;
+  localparam int UbPer    = MaxPayload / UbWords;   // vectors per frame
+  localparam int AccPer   = MaxPayload / AccWords;
+  localparam int WordW    = $clog2(N + 1);
+
+  typedef enum logic [2:0] {
+    StIdle,
+    StW1,     // frame header word 1
+    StW2,     // frame header word 2
+    StRead,   // request the next vector
+    StData,   // its data arrive
+    StSend    // payload words of the vector
+  } state_e;
+  state_e state_q;
+
+  logic              acc_q;
+  logic [AddrW-1:0]  addr_q;
+  logic [15:0]       left_q;     // vectors of the instruction not yet read
+  logic [15:0]       fleft_q;    // vectors of this frame not yet read
+  logic [WordW-1:0]  word_q;     // payload word of the vector being sent
+  logic [N*32-1:0]   vec_q;
+  logic              abort_q;
+  logic [17:0]       lo_q, hi_q;
+
+  logic [15:0] per, fvec, wpv;
+  assign per  = acc_q ? 16'(AccPer) : 16'(UbPer);
+  assign fvec = left_q < per ? left_q : per;
+  assign wpv  = acc_q ? 16'(AccWords) : 16'(UbWords);
+
+  logic [15:0] flen;  // at most MaxPayload
+  assign flen = fvec * wpv;
+
+  logic last_word;
+  assign last_word = 16'(word_q) == wpv - 16'd1;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      acc_q   <= 1'b0;
+      addr_q  <= '0;
+      left_q  <= '0;
+      fleft_q <= '0;
+      word_q  <= '0;
+      vec_q   <= '0;
+      abort_q <= 1'b0;
+      lo_q    <= '0;
+      hi_q    <= '0;
+    end else begin
+      if (abort_i && state_q != StIdle) abort_q <= 1'b1;
+      unique case (state_q)
+        StIdle: begin
+          abort_q <= 1'b0;
+          if (start_i) begin
+            acc_q   <= acc_i;
+            addr_q  <= addr_i;
+            left_q  <= n_i;
+            lo_q    <= 18'(addr_i);
+            hi_q    <= 18'(addr_i) + 18'(n_i);
+            state_q <= StW1;
+          end
+        end
+        StW1: begin
+          if (abort_q || abort_i) state_q <= StIdle;
+          else if (out_ready_i) state_q <= StW2;
+        end
+        StW2: begin
+          if (out_ready_i) begin
+            fleft_q <= fvec;
+            state_q <= StRead;
+          end
+        end
+        StRead: begin
+          if (rd_gnt_i) begin
+            addr_q  <= addr_q + 1'b1;
+            left_q  <= left_q - 16'd1;
+            fleft_q <= fleft_q - 16'd1;
+            state_q <= StData;
+          end
+        end
+        StData: begin
+          vec_q   <= acc_q ? acc_data_i : {{(N*16){1'b0}}, ub_data_i};
+          word_q  <= '0;
+          state_q <= StSend;
+        end
+        StSend: begin
+          if (out_ready_i) begin
+            vec_q  <= vec_q >> 32;
+            word_q <= word_q + 1'b1;
+            if (last_word) begin
+              if (fleft_q != 16'd0)    state_q <= StRead;
+              else if (left_q != 16'd0) state_q <= StW1;
+              else                      state_q <= StIdle;
+            end
+          end
+        end
+        default: state_q <= StIdle;
+      endcase
+    end
+  end
+
+  assign busy_o      = state_q != StIdle;
+  assign acc_o       = acc_q;
+  assign lo_o        = lo_q;
+  assign hi_o        = hi_q;
+  assign rd_req_o    = state_q == StRead;
+  assign rd_addr_o   = addr_q;
+  assign out_valid_o = (state_q == StW1 && !abort_q && !abort_i) ||
+                       state_q == StW2 || state_q == StSend;
+  always_comb begin
+    unique case (state_q)
+      StW1:    out_data_o = {16'd0, 8'd0, TypeData};
+      StW2:    out_data_o = {16'd0, flen};
+      default: out_data_o = vec_q[31:0];
+    endcase
+  end
+endmodule

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_top: the whole device behind a byte stream in each direction — the
+// link (rtl/link/), the control plane (ftpu_control) and the data path
+// (ftpu_core). A PHY adapter (UART, FT245 FIFO, AXI-Stream) or the
+// simulator drives the byte ports; the register port is the control plane's
+// (docs/registers.md), for a control core to come.
+//
+//   bytes -> ftpu_link_rx -+- PROGRAM words (receive buffer, IqWords) -> ftpu_core --+
+//                          +- CONTROL mailbox -> ftpu_control ------------------------+
+//                          +- error reports  -> ftpu_link_errors ---------------------+
+//                                                                                     v
+//   bytes <- ftpu_link_tx <- ftpu_link_mux (RESPONSE, ERROR, DATA/EVENT; seq, credit) -+
+//
+// Between link and core the interface is 32-bit words with valid/ready in
+// both directions (frames as w1, w2, payload).
+//
+// Counters (ftpu_control): busy = cycles an instruction executes anywhere in
+// the core, idle = all other cycles, so cycles = busy + idle; the stall
+// counters are subsets of busy (ftpu_core's header says what each counts).
+//
+// A CONTROL RESET flushes the receive buffer, resets the decoder and, once
+// the running units have finished, answers with the credit of an empty
+// buffer.
+module ftpu_top #(
+  parameter int          N           = 16,
+  parameter int unsigned AddCuts     = 0,
+  parameter int          UbVectors   = 4096,
+  parameter int          WmRows      = 16384,
+  parameter int          AccVectors  = 4096,
+  parameter int          BiasVectors = 256,
+  parameter int          IqWords     = 8192,
+  parameter int unsigned ClockHz     = 100000000,
+  parameter int          InFlight    = 4,
+  localparam int CreditW = $clog2(IqWords + 1)
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        in_valid_i,
+  output logic        in_ready_o,
+  input  logic [7:0]  in_data_i,
+  output logic        out_valid_o,
+  input  logic        out_ready_i,
+  output logic [7:0]  out_data_o,
+  input  logic        reg_req_i,
+  input  logic        reg_we_i,
+  input  logic [7:0]  reg_addr_i,
+  input  logic [31:0] reg_wdata_i,
+  output logic [31:0] reg_rdata_o,
+  output logic [31:0] credit_o,
+  output logic        idle_o
+);
+  localparam int MaxPayload = 4096;
+  localparam int RowDelay = 1 + 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]);
+
+  // ---- link receiver ------------------------------------------------------------
+  logic               prog_valid, prog_ready, ctl_valid, ctl_ready;
+  logic [31:0]        prog_data, ctl_data;
+  logic [CreditW-1:0] credit;
+  logic               err_valid, err_ready;
+  logic [2:0]         err_code;
+  logic [15:0]        err_seq, ack_seq;
+  logic [7:0]         err_type;
+  logic               soft_reset;
+
+  ftpu_link_rx #(.Depth(IqWords), .MaxPayload(MaxPayload)) u_rx (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i,
+    .in_ready_o,
+    .in_data_i,
+    .out_valid_o    (prog_valid),
+    .out_ready_i    (prog_ready),
+    .out_data_o     (prog_data),
+    .credit_o       (credit),
+    .ctl_valid_o    (ctl_valid),
+    .ctl_ready_i    (ctl_ready),
+    .ctl_data_o     (ctl_data),
+    .ack_seq_o      (ack_seq),
+    .flush_i        (soft_reset),
+    .err_valid_o    (err_valid),
+    .err_ready_i    (err_ready),
+    .err_code_o     (err_code),
+    .err_seq_o      (err_seq),
+    .err_type_o     (err_type),
+    .frames_ok_o    (rx_frames_ok),
+    .bytes_skipped_o(rx_skipped),
+    .err_count_o    (rx_err_count),
+    .err_lost_o     (rx_err_lost)
+  );
+  // The receiver's statistics are for the link tests; the device's counters
+  // are ftpu_control's.
+  logic [31:0]   rx_frames_ok, rx_skipped, rx_err_lost;
+  logic [159:0]  rx_err_count;
+  logic          unused_stats;
+  assign unused_stats = ^{rx_frames_ok, rx_skipped, rx_err_lost, rx_err_count};
+
+  logic [15:0] credit16;
+  assign credit16 = 32'(credit) > 32'hFFFF ? 16'hFFFF : 16'(credit);
+  assign credit_o = 32'(credit);
+
+  // ---- core ---------------------------------------------------------------------------
+  logic        core_valid, core_ready, reset_done, core_busy, frame_idle;
+  logic [31:0] core_data;
+  logic [1:0]  state;
+  logic        ev_mac, ev_wstall, ev_istall, ev_ostall, ev_instr;
+  logic        fault_valid;
+  logic [31:0] fault_pc, fault_code, fault_instr;
+
+  ftpu_core #(
+    .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
+    .AccVectors(AccVectors), .BiasVectors(BiasVectors), .InFlight(InFlight),
+    .MaxPayload(MaxPayload)
+  ) u_core (
+    .clk_i,
+    .rst_ni,
+    .soft_reset_i     (soft_reset),
+    .reset_done_o     (reset_done),
+    .in_valid_i       (prog_valid),
+    .in_ready_o       (prog_ready),
+    .in_data_i        (prog_data),
+    .out_valid_o      (core_valid),
+    .out_ready_i      (core_ready),
+    .out_data_o       (core_data),
+    .state_o          (state),
+    .busy_o           (core_busy),
+    .frame_idle_o     (frame_idle),
+    .ev_mac_o         (ev_mac),
+    .ev_weight_stall_o(ev_wstall),
+    .ev_input_stall_o (ev_istall),
+    .ev_output_stall_o(ev_ostall),
+    .ev_instr_o       (ev_instr),
+    .fault_valid_o    (fault_valid),
+    .fault_pc_o       (fault_pc),
+    .fault_code_o     (fault_code),
+    .fault_instr_o    (fault_instr)
+  );
+
+  // ---- control plane ----------------------------------------------------------------
+  logic        rsp_valid, rsp_ready;
+  logic [31:0] rsp_data;
+  logic        byte_in, byte_out;
+  assign byte_in  = in_valid_i && in_ready_o;
+  assign byte_out = out_valid_o && out_ready_i;
+
+  ftpu_control #(
+    .Rows(N), .Cols(N), .UbVectors(UbVectors), .WeightTiles(WmRows / N),
+    .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
+    .ClockHz(ClockHz), .RowDelay(RowDelay), .MaxPayload(MaxPayload)
+  ) u_control (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i      (ctl_valid),
+    .req_ready_o      (ctl_ready),
+    .req_data_i       (ctl_data),
+    .rsp_valid_o      (rsp_valid),
+    .rsp_ready_i      (rsp_ready),
+    .rsp_data_o       (rsp_data),
+    .credit_i         (credit16),
+    .state_i          (prog_valid && state == 2'd0 ? 2'd1 : state),
+    .free_words_i     (32'(credit)),
+    .queued_words_i   (32'(IqWords) - 32'(credit)),
+    .ev_busy_i        (core_busy),
+    .ev_mac_i         (ev_mac),
+    .ev_weight_stall_i(ev_wstall),
+    .ev_input_stall_i (ev_istall),
+    .ev_output_stall_i(ev_ostall),
+    .ev_idle_i        (!core_busy),
+    .ev_byte_in_i     (byte_in),
+    .ev_byte_out_i    (byte_out),
+    .ev_instr_i       (ev_instr),
+    .fault_valid_i    (fault_valid),
+    .fault_pc_i       (fault_pc),
+    .fault_code_i     (fault_code),
+    .fault_instr_i    (fault_instr),
+    .reset_o          (soft_reset),
+    .reset_done_i     (reset_done),
+    .reg_req_i,
+    .reg_we_i,
+    .reg_addr_i,
+    .reg_wdata_i,
+    .reg_rdata_o
+  );
+
+  // ---- ERROR frames, the mux, the transmitter ----------------------------------------
+  logic        errf_valid, errf_ready, errf_busy;
+  logic [31:0] errf_data;
+
+  ftpu_link_errors u_errors (
+    .clk_i,
+    .rst_ni,
+    .err_valid_i(err_valid),
+    .err_ready_o(err_ready),
+    .err_code_i (err_code),
+    .err_seq_i  (err_seq),
+    .err_type_i (err_type),
+    .out_valid_o(errf_valid),
+    .out_ready_i(errf_ready),
+    .out_data_o (errf_data),
+    .busy_o     (errf_busy)
+  );
+
+  logic        tx_valid, tx_ready, tx_idle, mux_busy;
+  logic [31:0] tx_data;
+  logic [2:0]  mux_ready;
+
+  ftpu_link_mux u_mux (
+    .clk_i,
+    .rst_ni,
+    .credit_i   (credit16),
+    .ack_seq_i  (ack_seq),
+    .in_valid_i ({core_valid, errf_valid, rsp_valid}),
+    .in_ready_o (mux_ready),
+    .in_data_i  ({core_data, errf_data, rsp_data}),
+    .out_valid_o(tx_valid),
+    .out_ready_i(tx_ready),
+    .out_data_o (tx_data),
+    .busy_o     (mux_busy)
+  );
+  assign rsp_ready  = mux_ready[0];
+  assign errf_ready = mux_ready[1];
+  assign core_ready = mux_ready[2];
+
+  ftpu_link_tx u_tx (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i (tx_valid),
+    .in_ready_o (tx_ready),
+    .in_data_i  (tx_data),
+    .out_valid_o,
+    .out_ready_i,
+    .out_data_o,
+    .idle_o     (tx_idle)
+  );
+
+  assign idle_o = !prog_valid && 32'(credit) == 32'(IqWords) && frame_idle && !ctl_valid &&
+                  ctl_ready && !rsp_valid && !err_valid && !errf_busy && !mux_busy &&
+                  !tx_valid && tx_idle;
+endmodule
