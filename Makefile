@@ -48,8 +48,46 @@ $(LIBFTPU): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
+# The shared library carries the simulated devices (so "sim" works for any
+# program linked with -lftpu); the static one does not: a static program
+# that wants "sim" links the device models too (as the tools here do).
+SO_VERSION := 0.2.0
+LIBFTPU_SO := $(BUILD)/host-lib/libftpu.so.$(SO_VERSION)
+LIB_SO_MODELS := device_16 device_4p
+LIB_PIC_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
 # --- Verilated models (see mk/models.mk) ------------------------------------
 include mk/models.mk
+
+$(LIBFTPU_SO): $(LIB_PIC_OBJS) $(call model_libs,$(LIB_SO_MODELS)) host-lib/libftpu.map
+	$(CXX) -shared -Wl,-soname,libftpu.so.0 -Wl,--version-script=host-lib/libftpu.map \
+		-o $@ $(LIB_PIC_OBJS) $(foreach m,$(LIB_SO_MODELS),$(call model_shim,$(m))) \
+		$(SIM_DIR)/sim_api.o -Wl,--whole-archive \
+		$(foreach m,$(LIB_SO_MODELS),$(call model_lib,$(m))) $(VRUNTIME) \
+		-Wl,--no-whole-archive -lz -lpthread -lm
+	@ln -sf $(@F) $(@D)/libftpu.so.0 && ln -sf libftpu.so.0 $(@D)/libftpu.so
+
+# --- the ftpu command ------------------------------------------------------------
+FTPU_CLI := $(BUILD)/tools/ftpu
+ftpu_MODELS := device_16 device_4p
+$(FTPU_CLI): $(BUILD)/tools/ftpu.o $(call model_libs,$(ftpu_MODELS)) $(LIBFTPU)
+	$(CXX) $< $(call model_link,$(ftpu_MODELS)) $(LIBFTPU) -o $@ -lz -lpthread $(LDLIBS)
+
+# --- install --------------------------------------------------------------------------
+PREFIX ?= /usr/local
+install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 host-lib/include/ftpu.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(LIBFTPU) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBFTPU_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libftpu.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libftpu.so.0
+	ln -sf libftpu.so.0 $(DESTDIR)$(PREFIX)/lib/libftpu.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SO_VERSION)|' host-lib/ftpu.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ftpu.pc
+	install -m 755 $(FTPU_CLI) $(DESTDIR)$(PREFIX)/bin/
 
 # --- tests -------------------------------------------------------------------
 HOST_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard tests/host/test_*.c))
@@ -64,7 +102,29 @@ $(RTL_TESTS): $(BUILD)/tests/rtl/%: $(BUILD)/tests/rtl/%.o $$(call model_libs,$$
 	$(CXX) $< $(call model_link,$($*_MODELS)) $(LIBFTPU) -o $@ \
 		-lcmocka -lz -lpthread $(LDLIBS)
 
-TESTS := $(HOST_TESTS) $(RTL_TESTS)
+# The host tests again under AddressSanitizer and UndefinedBehaviorSanitizer
+# (their own objects and library under $(BUILD)/san).
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_TESTS := $(patsubst $(BUILD)/tests/host/%,$(BUILD)/san/tests/host/%_san,$(HOST_TESTS))
+SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
+LIBFTPU_SAN := $(BUILD)/san/libftpu.a
+$(BUILD)/san/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+$(LIBFTPU_SAN): $(SAN_OBJS)
+	$(AR) rcs $@ $^
+$(SAN_TESTS): $(BUILD)/san/tests/host/%_san: $(BUILD)/san/tests/host/%.o $(LIBFTPU_SAN)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ -o $@ -lcmocka -lz -lpthread $(LDLIBS)
+
+# make install into a temporary prefix, and the README's example built
+# against it with pkg-config (scripts/test-install.sh).
+INSTALL_CHECK := $(BUILD)/tests/test_install
+$(INSTALL_CHECK): scripts/test-install.sh $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\nBUILD=%s exec bash %s/scripts/test-install.sh\n' '$(BUILD)' '$(CURDIR)' > $@
+	@chmod +x $@
+
+TESTS := $(HOST_TESTS) $(RTL_TESTS) $(SAN_TESTS) $(INSTALL_CHECK)
 
 # TRACE=1: tests that open array models write FST waves here.
 ifeq ($(TRACE),1)
@@ -109,5 +169,5 @@ include mk/lint.mk
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: deps test check-full bench clean sim lint synth demo
+.PHONY: deps test check-full bench clean sim lint synth demo install
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -590,6 +590,8 @@ size_t ftpu_ref_device_read(struct ftpu_ref_device *d, void *buf, size_t cap)
 	n = d->out_len - d->out_head;
 	if (n > cap)
 		n = cap;
+	if (!n)
+		return 0; /* out may still be NULL */
 	memcpy(buf, d->out + d->out_head, n);
 	d->out_head += n;
 	return n;

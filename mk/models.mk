@@ -13,9 +13,10 @@ SIM_DIR := $(BUILD)/sim
 VFLAGS_COMMON := --cc -Wall -Wno-fatal --x-assign fast --x-initial fast -O3 \
 	-Irtl/include -Irtl/core \
 	$(if $(filter 1,$(TRACE)),--trace-fst) \
-	-CFLAGS "-O2 -fno-strict-aliasing" \
+	-CFLAGS "-O2 -fno-strict-aliasing -fPIC" \
 	-MAKEFLAGS "CXX=$(MODEL_CXX) OPT_FAST=-O2 OPT_SLOW=-O1"
-SHIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror -Isim -isystem $(VINC) \
+# -fPIC everywhere: the device models also go into libftpu.so (Makefile).
+SHIM_CXXFLAGS := -std=c++17 -O2 -g -fPIC -Wall -Wextra -Werror -Isim -isystem $(VINC) \
 	-isystem $(VINC)/vltstd $(if $(filter 1,$(TRACE)),-DFTPU_TRACE=1 -DVM_TRACE=1 -DVM_TRACE_FST=1)
 
 RTL_CORE := $(wildcard rtl/core/*.sv)
@@ -188,9 +189,9 @@ VRUNTIME_SRCS := verilated.cpp verilated_threads.cpp \
 VRUNTIME_OBJS := $(VRUNTIME_SRCS:%.cpp=$(SIM_DIR)/runtime/%.o)
 VRUNTIME_DEFS := -DVM_COVERAGE=0 -DVM_SC=0 \
 	$(if $(filter 1,$(TRACE)),-DVM_TRACE=1 -DVM_TRACE_FST=1,-DVM_TRACE=0)
-$(SIM_DIR)/runtime/%.o: $(VINC)/%.cpp | $(DEPS_STAMP)
+$(SIM_DIR)/runtime/%.o: $(VINC)/%.cpp mk/models.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -O2 -faligned-new -w -I$(VINC) -I$(VINC)/vltstd $(VRUNTIME_DEFS) -c $< -o $@
+	$(CXX) -std=c++17 -O2 -fPIC -faligned-new -w -I$(VINC) -I$(VINC)/vltstd $(VRUNTIME_DEFS) -c $< -o $@
 $(VRUNTIME): $(VRUNTIME_OBJS)
 	$(AR) rcs $@ $^
 
@@ -210,3 +211,6 @@ test_f32_to_bf16_MODELS := cvt_lanes
 test_control_MODELS := control
 test_device_MODELS := device_16 device_4p
 bench_device_MODELS := device_16 device_4p
+test_runtime_MODELS := device_16 device_4p
+hello_gemm_MODELS := device_16 device_4p
+bench_gemm_MODELS := device_16 device_4p

@@ -3,20 +3,34 @@
  * ftpu.h - public interface of libftpu, the host library of the ftpu
  * bfloat16 matrix accelerator.
  *
- * Every action returns an enum ftpu_status: 0 on success, a negative code
- * on failure; ftpu_strerror() names it. The library never calls abort()
- * or exit().
+ * Failure contract, for every function below unless it says otherwise:
+ * the return value is an enum ftpu_status, 0 on success and a negative
+ * code on failure; ftpu_strerror() names it, ftpu_last_error() gives the
+ * detail for the device handle. On failure, output arguments are left
+ * unchanged (a NULL handle is stored where a function returns one) and no
+ * caller memory outside the documented outputs is written. The library
+ * never calls abort() or exit() and never waits without a timeout.
+ *
+ * Threads: one ftpu_device may be used from several threads; calls on it
+ * are serialized inside. Graphs and programs are not locked: use each from
+ * one thread at a time.
  */
 #ifndef FTPU_H
 #define FTPU_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define FTPU_VERSION_MAJOR 0
-#define FTPU_VERSION_MINOR 1
+#define FTPU_VERSION_MINOR 2
 #define FTPU_VERSION_PATCH 0
+#define FTPU_VERSION_STRING "0.2.0"
+/* FTPU_VERSION_MAJOR << 16 | MINOR << 8 | PATCH */
+#define FTPU_VERSION ((FTPU_VERSION_MAJOR << 16) | (FTPU_VERSION_MINOR << 8) | FTPU_VERSION_PATCH)
 
 enum ftpu_status {
 	FTPU_OK = 0,
@@ -29,10 +43,217 @@ enum ftpu_status {
 	FTPU_ERR_UNSUPPORTED = -7, /* not available in this build or device */
 	FTPU_ERR_NOT_FOUND = -8, /* no such device, file or URI scheme */
 	FTPU_ERR_CORRUPT = -9,   /* a file or program failed its checks */
+	FTPU_ERR_SHAPE = -10,    /* mismatched or uncompilable shapes */
+	FTPU_ERR_STATE = -11,    /* the handle is closed, failed or in the wrong state */
 };
 
 /* A static, human-readable name for a status code; never NULL. */
 const char *ftpu_strerror(int status);
+
+/* The library's version, FTPU_VERSION of the build (may differ from the
+ * header the caller compiled against). */
+unsigned ftpu_version(void);
+
+/* ---- devices -------------------------------------------------------------- */
+
+typedef struct ftpu_device ftpu_device;
+
+/*
+ * Opens a device by URI:
+ *   "sim" or "sim:OPTS"  the in-process Verilated device (the default when
+ *                        uri is NULL or ""); OPTS, comma-separated:
+ *                        rows=N,cols=N (a built model's size), trace=FILE.fst
+ *   "ref"                the C model of the device (bit-exact, fast)
+ * uart:, usb: and xdma: are reserved for the board transports (a later
+ * release): FTPU_ERR_UNSUPPORTED. A malformed URI or an unknown option is
+ * FTPU_ERR_INVALID, an unknown scheme FTPU_ERR_NOT_FOUND; the reason is in
+ * ftpu_last_error(NULL) for the calling thread.
+ */
+int ftpu_open(const char *uri, ftpu_device **out);
+
+/* Closes the device and frees the handle; NULL is a no-op. Returns the
+ * status of the close (a transport error), the handle is freed anyway. */
+int ftpu_close(ftpu_device *dev);
+
+/* The detail of the last failure on dev (or of ftpu_open in this thread
+ * when dev is NULL): a message valid until the next call on dev; "" when
+ * there was none. Never NULL. */
+const char *ftpu_last_error(const ftpu_device *dev);
+
+struct ftpu_device_info {
+	char transport[16];       /* "sim", "ref", ... */
+	uint32_t protocol;        /* link protocol, major << 16 | minor */
+	unsigned rows, cols;      /* the systolic array */
+	unsigned row_delay;       /* cycles a partial sum spends in a PE */
+	uint32_t ub_vectors;      /* unified buffer, rows-wide bf16 vectors */
+	uint32_t weight_tiles;    /* weight memory, rows x cols bf16 tiles */
+	uint32_t acc_vectors;     /* accumulators, cols-wide fp32 vectors */
+	uint32_t bias_vectors;    /* bias memory, cols-wide fp32 vectors */
+	uint32_t iq_words;        /* receive buffer (instruction queue) words */
+	uint32_t clock_hz;
+	uint32_t max_payload;     /* words per frame */
+};
+
+int ftpu_get_info(ftpu_device *dev, struct ftpu_device_info *info);
+
+/* Every wait for the device ends after timeout_ms without progress
+ * (FTPU_ERR_TIMEOUT; the device is then failed until ftpu_reset()).
+ * Default 30000 ms (a simulated device is slow); 0 is FTPU_ERR_INVALID. */
+int ftpu_set_timeout(ftpu_device *dev, unsigned timeout_ms);
+
+/* Resets the device (CONTROL RESET): clears a failed state, faults,
+ * counters and resident weights. */
+int ftpu_reset(ftpu_device *dev);
+
+/* Statistics of one run (ftpu_gemm, ftpu_run), from the device's counters. */
+struct ftpu_stats {
+	uint64_t cycles;        /* device clock cycles from first byte to idle */
+	uint64_t busy, idle;    /* cycles with / without an instruction executing */
+	uint64_t macs;          /* multiply-accumulates done by the array */
+	uint64_t weight_stall, input_stall, output_stall; /* cycles, docs/core.md */
+	uint64_t bytes_in, bytes_out; /* link bytes to / from the device */
+	uint64_t instructions;  /* instructions retired */
+	double utilization;     /* macs / (rows * cols * cycles) */
+	double roofline;        /* utilization bound by the link: compute cycles /
+				 * max(compute, link) cycles, at one byte per cycle */
+	double host_seconds;    /* wall time of the call */
+};
+
+/* The stats of the last successful run on dev. */
+int ftpu_last_stats(ftpu_device *dev, struct ftpu_stats *stats);
+
+/* ---- GEMM for training code ------------------------------------------------ */
+
+enum ftpu_transpose { FTPU_NO_TRANS = 0, FTPU_TRANS = 1 };
+
+/*
+ * C = alpha * op(A) * op(B) + beta * C, row-major as cblas_sgemm with
+ * CblasRowMajor: op(A) is m x k, op(B) k x n, C m x n; lda, ldb, ldc are the
+ * row strides in elements of the matrices as stored (A is m x k when not
+ * transposed, k x m when transposed; likewise B). The products run on the
+ * device: A and B rounded to bf16 (RNE), fp32 accumulation in the plain
+ * sequential k order (docs/numerics.md); alpha and beta are applied on the
+ * host in fp32 (beta = 0 does not read C). Any m, n, k >= 1.
+ * FTPU_ERR_INVALID for NULLs, zero sizes, leading dimensions too small or
+ * sizes whose products overflow. B's bf16 image stays resident in the
+ * device's weight memory while it fits and is unchanged, so repeated calls
+ * with the same B skip its transfer.
+ */
+int ftpu_gemm(ftpu_device *dev, enum ftpu_transpose trans_a,
+	      enum ftpu_transpose trans_b, size_t m, size_t n, size_t k,
+	      float alpha, const float *a, size_t lda, const float *b,
+	      size_t ldb, float beta, float *c, size_t ldc);
+
+/* The same with bf16 operands (uint16_t bit patterns) and fp32 C. */
+int ftpu_gemm_bf16(ftpu_device *dev, enum ftpu_transpose trans_a,
+		   enum ftpu_transpose trans_b, size_t m, size_t n, size_t k,
+		   float alpha, const uint16_t *a, size_t lda,
+		   const uint16_t *b, size_t ldb, float beta, float *c,
+		   size_t ldc);
+
+/* ---- graphs and programs ------------------------------------------------------ */
+
+typedef struct ftpu_graph ftpu_graph;
+typedef struct ftpu_program ftpu_program;
+
+/*
+ * A tensor of a graph: an index >= 0 returned by the builders below, or a
+ * negative status when the builder failed. Builders accept a failed
+ * tensor as input and fail with its status, so a graph can be built
+ * without checking every step: the graph keeps its first failure and
+ * ftpu_compile() reports it (status and message). Every builder failure
+ * also leaves its detail in ftpu_last_error(NULL) for the calling thread.
+ *
+ * Builders fail with FTPU_ERR_INVALID for a NULL graph or values, a zero
+ * size, rows or cols of 2^31 or more or more than 2^32 elements, a
+ * tensor that is not the graph's; FTPU_ERR_SHAPE for operands whose shapes
+ * do not fit the operation (the message names both); FTPU_ERR_NOMEM.
+ */
+typedef int ftpu_tensor;
+
+/* A new, empty graph in *out. FTPU_ERR_INVALID (out NULL), FTPU_ERR_NOMEM. */
+int ftpu_graph_create(ftpu_graph **out);
+/* Frees g and everything it copied; NULL is a no-op. */
+void ftpu_graph_destroy(ftpu_graph *g);
+
+/* An fp32 rows x cols input, bound at each ftpu_run (name may be NULL). */
+ftpu_tensor ftpu_graph_input(ftpu_graph *g, size_t rows, size_t cols, const char *name);
+/* A constant fp32 rows x cols operand (weights, biases): its values are
+ * copied now (row-major, stride ld >= cols) and become part of the program. */
+ftpu_tensor ftpu_graph_constant(ftpu_graph *g, size_t rows, size_t cols,
+				const float *values, size_t ld, const char *name);
+/* x (m x k) times w (k x n). */
+ftpu_tensor ftpu_graph_matmul(ftpu_graph *g, ftpu_tensor x, ftpu_tensor w);
+/* x (m x n) plus bias (1 x n), broadcast over the rows. */
+ftpu_tensor ftpu_graph_bias_add(ftpu_graph *g, ftpu_tensor x, ftpu_tensor bias);
+/* max(x, 0) elementwise (ReLU of docs/numerics.md). */
+ftpu_tensor ftpu_graph_relu(ftpu_graph *g, ftpu_tensor x);
+/* Marks x as an output, read back as fp32 at each run (in the order marked;
+ * a tensor may be marked more than once). */
+int ftpu_graph_output(ftpu_graph *g, ftpu_tensor x);
+
+/*
+ * Compiles g for dev's sizes into a program: matmuls tiled for the array,
+ * bias and ReLU fused into ACTIVATE, intermediates kept on the device, a
+ * batch larger than the device's buffers run in chunks of rows. The graph
+ * may be destroyed afterwards.
+ *
+ * What the device computes: matmul(x, w) with w a constant is the product
+ * of x and w rounded to bf16 (RNE), accumulated in fp32 (docs/numerics.md);
+ * a bias_add (of a constant) and/or a relu directly after a matmul are
+ * applied to its fp32 result by the activation unit and give bf16 values
+ * (returned widened to fp32). A matmul's x may be an input, a matmul
+ * result (then rounded to bf16) or such an activation. Outputs are matmul
+ * results (fp32) or activations. All inputs the outputs need share one
+ * row count (the batch). Bit-exact with the reference (docs/numerics.md)
+ * with one exception: when a layer's width is not a multiple of the
+ * array's and a row of its x holds an infinity, that row of the next
+ * layer comes out all NaN (the padding lanes hold Inf * 0).
+ *
+ * Fails with the graph's first builder failure; FTPU_ERR_INVALID for NULL
+ * arguments or a graph without outputs; FTPU_ERR_SHAPE for inputs of
+ * different row counts; FTPU_ERR_UNSUPPORTED for what the device cannot do
+ * (a matmul whose w is not a constant, bias_add or relu not after a
+ * matmul, an input or constant as an output) or what does not fit its
+ * memories (weights, biases, one batch row's activations). The reason is
+ * in ftpu_last_error(dev).
+ */
+int ftpu_compile(ftpu_device *dev, const ftpu_graph *g, ftpu_program **out);
+
+/*
+ * Runs a program: inputs[i] holds input i (in the order created, row-major,
+ * dense), outputs[j] receives output j (dense fp32). stats may be NULL.
+ * A program runs on any device whose sizes equal those it was compiled
+ * for (FTPU_ERR_SHAPE otherwise); it can be run any number of times. The
+ * constants are sent only when the device does not hold them already (the
+ * last program or GEMM that used its weight memory was another).
+ * FTPU_ERR_INVALID for NULL arguments; the device's errors (ftpu__execute:
+ * FTPU_ERR_DEVICE, FTPU_ERR_TIMEOUT, ...). Outputs are written only on
+ * success.
+ */
+int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
+	     float *const *outputs, struct ftpu_stats *stats);
+
+/* Number of inputs and outputs (either pointer may be NULL); the shape of
+ * input (is_output 0) or output (is_output 1) number index.
+ * FTPU_ERR_INVALID for a NULL program or an index out of range. */
+int ftpu_program_io(const ftpu_program *p, size_t *n_inputs, size_t *n_outputs);
+int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index,
+		       size_t *rows, size_t *cols);
+
+/*
+ * Saves to / loads from a versioned file (magic, format version, device
+ * sizes, CRC-32 of the contents; host-lib/src/program.c has the layout).
+ * Save writes a temporary file next to path and renames it over path, so
+ * path is never left half-written. Load: a corrupt, truncated or foreign
+ * file is FTPU_ERR_CORRUPT, a newer format FTPU_ERR_UNSUPPORTED, a missing
+ * file FTPU_ERR_NOT_FOUND, other I/O errors FTPU_ERR_IO. The detail is in
+ * ftpu_last_error(NULL) for the calling thread.
+ */
+int ftpu_program_save(const ftpu_program *p, const char *path);
+int ftpu_program_load(const char *path, ftpu_program **out);
+/* NULL is a no-op. */
+void ftpu_program_free(ftpu_program *p);
 
 #ifdef __cplusplus
 }

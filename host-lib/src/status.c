@@ -14,6 +14,8 @@ const char *ftpu_strerror(int status)
 	case FTPU_ERR_UNSUPPORTED: return "not supported";
 	case FTPU_ERR_NOT_FOUND: return "not found";
 	case FTPU_ERR_CORRUPT: return "corrupt data";
+	case FTPU_ERR_SHAPE: return "mismatched or uncompilable shapes";
+	case FTPU_ERR_STATE: return "the handle is closed, failed or in the wrong state";
 	}
 	return "unknown ftpu status";
 }

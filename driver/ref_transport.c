@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ref_transport.c - the "ref" URI: the C model of the device
+ * (ref_device.h) in process. It executes every frame the moment its bytes
+ * arrive, so a read finds everything the device will ever send.
+ */
+#include <stdio.h>
+
+#include "ftpu.h"
+#include "ref_device.h"
+#include "transport.h"
+
+static int ref_open(const char *opts, void **ctx, char *err, size_t err_len)
+{
+	struct ftpu_ref_device_config cfg;
+	struct ftpu_ref_device *d;
+	int ret;
+
+	if (opts[0]) {
+		snprintf(err, err_len, "ref takes no options (got \"%s\")", opts);
+		return FTPU_ERR_INVALID;
+	}
+	ftpu_ref_device_default_config(&cfg);
+	ret = ftpu_ref_device_open(&cfg, &d);
+	if (ret) {
+		snprintf(err, err_len, "cannot create the C device model: %s",
+			 ftpu_strerror(ret));
+		return ret;
+	}
+	*ctx = d;
+	return FTPU_OK;
+}
+
+static void ref_close(void *ctx)
+{
+	ftpu_ref_device_close(ctx);
+}
+
+static int ref_write(void *ctx, const void *buf, size_t n)
+{
+	return ftpu_ref_device_write(ctx, buf, n);
+}
+
+static long ref_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
+{
+	(void)timeout_ms;
+	if (!ftpu_ref_device_pending(ctx))
+		return FTPU_ERR_TIMEOUT; /* it has answered everything it will */
+	return (long)ftpu_ref_device_read(ctx, buf, cap);
+}
+
+const struct ftpu_transport_ops ftpu_transport_ref = {
+	.scheme = "ref",
+	.open = ref_open,
+	.close = ref_close,
+	.write = ref_write,
+	.read = ref_read,
+};

@@ -1,0 +1,640 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * device.c - the runtime: devices opened by URI, the link protocol spoken
+ * over a transport (driver/transport.h), programs executed under the
+ * protocol's flow control (docs/protocol.md §5, §6), stats from the
+ * device's counters.
+ *
+ * The host side of flow control: every D->H frame carries the credit C (free
+ * receive-buffer words) and a seq s (the acknowledged seq, or for a
+ * RESPONSE its request's). The host keeps the PROGRAM frames it sent in a
+ * ring; those after s are in flight, and a frame of L words goes out only
+ * when L + 2 + in flight <= C. Frames are at most FRAME_WORDS long so the
+ * device starts on a program before all of it has arrived.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "device.h"
+#include "isa.h"
+#include "link.h"
+#include "transport.h"
+
+enum {
+	FRAME_WORDS = 1024,   /* PROGRAM frame payload the runtime sends */
+	RING = 1024,          /* PROGRAM frames in flight, at most */
+	READ_CHUNK = 65536,
+	DEFAULT_TIMEOUT_MS = 30000,
+};
+
+struct sent_frame {
+	uint16_t seq;
+	uint32_t words; /* len + 2: what it takes of the receive buffer */
+};
+
+struct ftpu_device {
+	pthread_mutex_t lock;
+	const struct ftpu_transport_ops *ops;
+	void *ctx;
+	struct ftpu_device_info info;
+	unsigned timeout_ms;
+	bool failed; /* a timeout or protocol error: only ftpu_reset helps */
+
+	/* link state */
+	uint16_t seq;        /* of the last frame sent */
+	uint32_t credit;     /* from the latest D->H frame */
+	uint16_t ack;        /* its seq */
+	bool have_credit;
+	struct sent_frame ring[RING];
+	size_t ring_head, ring_len;
+	uint64_t inflight;   /* words of the frames in the ring */
+	uint32_t sync_tag;
+
+	struct ftpu_link_rx rx;
+	uint32_t rx_buf[FTPU_LINK_MAX_PAYLOAD];
+	uint8_t *io;         /* frame and read buffer */
+
+	struct ftpu_wm_resident wm;
+	struct ftpu_stats last;
+	bool have_last;
+	char err[256];
+};
+
+static _Thread_local char open_err[256];
+
+/* ---- errors, locking ---------------------------------------------------------- */
+
+int ftpu__fail(ftpu_device *dev, int status, const char *fmt, ...)
+{
+	va_list ap;
+	char *buf = dev ? dev->err : open_err;
+	size_t len = dev ? sizeof(dev->err) : sizeof(open_err);
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+const char *ftpu_last_error(const ftpu_device *dev)
+{
+	return dev ? dev->err : open_err;
+}
+
+void ftpu__lock(ftpu_device *dev) { pthread_mutex_lock(&dev->lock); }
+void ftpu__unlock(ftpu_device *dev) { pthread_mutex_unlock(&dev->lock); }
+
+const struct ftpu_device_info *ftpu__info(const ftpu_device *dev) { return &dev->info; }
+
+struct ftpu_wm_resident *ftpu__wm_resident(ftpu_device *dev) { return &dev->wm; }
+
+void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st)
+{
+	dev->last = *st;
+	dev->have_last = true;
+}
+
+unsigned ftpu_version(void) { return FTPU_VERSION; }
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A failure that leaves the link in an unknown state. */
+static int fail_hard(ftpu_device *dev, int status, const char *what)
+{
+	dev->failed = true;
+	dev->wm.valid = false;
+	if (what != dev->err)
+		ftpu__fail(dev, status, "%s", what);
+	return status;
+}
+
+/* ---- receiving ------------------------------------------------------------------ */
+
+/* What the receive callbacks are waiting for. */
+struct wait {
+	ftpu_device *dev;
+	/* a RESPONSE */
+	bool want_rsp, got_rsp;
+	uint16_t rsp_seq;
+	uint32_t rsp[2 + 2 * 16];
+	size_t rsp_len;
+	/* a program */
+	struct ftpu_exec *x;
+	bool synced, faulted;
+	uint32_t fault[3];
+	int status; /* first error */
+};
+
+/* D->H frames with a seq at or before s acknowledge those PROGRAM frames. */
+static void acknowledge(ftpu_device *dev, uint16_t s, uint16_t credit)
+{
+	while (dev->ring_len) {
+		struct sent_frame *f = &dev->ring[dev->ring_head];
+		uint16_t after = (uint16_t)(f->seq - s);
+		if (after != 0 && after < 0x8000u)
+			break; /* sent after s: still in flight */
+		dev->inflight -= f->words;
+		dev->ring_head = (dev->ring_head + 1) % RING;
+		dev->ring_len--;
+	}
+	dev->credit = credit;
+	dev->ack = s;
+	dev->have_credit = true;
+}
+
+static void on_frame(void *ctx, const struct ftpu_link_frame *f)
+{
+	struct wait *w = ctx;
+	ftpu_device *dev = w->dev;
+
+	acknowledge(dev, f->seq, f->credit);
+	if (w->status)
+		return;
+	switch (f->type) {
+	case FTPU_LINK_RESPONSE:
+		if (!w->want_rsp || w->got_rsp || f->seq != w->rsp_seq || f->len < 2 ||
+		    f->len > sizeof(w->rsp) / 4) {
+			w->status = ftpu__fail(dev, FTPU_ERR_PROTOCOL,
+					       "unexpected RESPONSE (seq %u, %u words)",
+					       f->seq, f->len);
+			return;
+		}
+		memcpy(w->rsp, f->payload, f->len * 4u);
+		w->rsp_len = f->len;
+		w->got_rsp = true;
+		return;
+	case FTPU_LINK_DATA:
+		if (!w->x || w->faulted || w->x->data_got + f->len > w->x->data_words) {
+			w->status = ftpu__fail(dev, FTPU_ERR_PROTOCOL,
+					       "unexpected DATA frame (%u words)", f->len);
+			return;
+		}
+		memcpy(w->x->data + w->x->data_got, f->payload, f->len * 4u);
+		w->x->data_got += f->len;
+		return;
+	case FTPU_LINK_EVENT:
+		if (w->x && f->len == 2 && f->payload[0] == FTPU_LINK_EVENT_SYNC &&
+		    f->payload[1] == dev->sync_tag) {
+			w->synced = true;
+			return;
+		}
+		if (w->x && f->len == 4 && f->payload[0] == FTPU_LINK_EVENT_FAULT) {
+			w->faulted = true;
+			memcpy(w->fault, f->payload + 1, sizeof(w->fault));
+			return;
+		}
+		w->status = ftpu__fail(dev, FTPU_ERR_PROTOCOL, "unexpected EVENT (%u words)",
+				       f->len);
+		return;
+	case FTPU_LINK_ERROR:
+		w->status = ftpu__fail(dev, FTPU_ERR_PROTOCOL,
+				       "the device reported a link error: %s (seq %#x)",
+				       f->len ? ftpu_link_err_name(f->payload[0]) : "?",
+				       f->len > 1 ? f->payload[1] : 0xffffu);
+		return;
+	default:
+		w->status = ftpu__fail(dev, FTPU_ERR_PROTOCOL, "unexpected frame type %#x",
+				       f->type);
+	}
+}
+
+static void on_error(void *ctx, const struct ftpu_link_error *e)
+{
+	struct wait *w = ctx;
+	if (!w->status)
+		w->status = ftpu__fail(w->dev, FTPU_ERR_PROTOCOL,
+				       "corrupt frame from the device: %s",
+				       ftpu_link_err_name(e->code));
+}
+
+/*
+ * Receives what the device sends. With block, waits up to the device's
+ * timeout for the first bytes; otherwise takes what is there now. Returns
+ * 1 if bytes came, 0 if none, or a negative status.
+ */
+static int receive(ftpu_device *dev, struct wait *w, bool block)
+{
+	const struct ftpu_link_rx_cb cb = { .frame = on_frame, .error = on_error, .ctx = w };
+	long n = dev->ops->read(dev->ctx, dev->io, READ_CHUNK, block ? dev->timeout_ms : 0);
+	if (n < 0 && !(n == FTPU_ERR_TIMEOUT && !block))
+		return (int)n;
+	if (n <= 0)
+		return 0;
+	int ret = ftpu_link_rx_push(&dev->rx, dev->io, (size_t)n, &cb);
+	if (ret)
+		return ret;
+	return w->status ? w->status : 1;
+}
+
+/* Waits until done(w) or an error; the wait ends after the timeout
+ * without bytes. */
+static int wait_for(ftpu_device *dev, struct wait *w, bool (*done)(const struct wait *))
+{
+	while (!done(w)) {
+		int ret = receive(dev, w, true);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			return FTPU_ERR_TIMEOUT;
+	}
+	return w->status;
+}
+
+static bool rsp_done(const struct wait *w) { return w->got_rsp || w->status; }
+
+/* ---- sending ------------------------------------------------------------------------ */
+
+static int send_frame(ftpu_device *dev, unsigned type, unsigned flags,
+		      const uint32_t *payload, size_t n)
+{
+	dev->seq++;
+	int len = ftpu_link_encode_flags(type, flags, dev->seq, 0, payload, n, dev->io,
+					 FTPU_LINK_MAX_FRAME_BYTES);
+	if (len < 0)
+		return len;
+	return dev->ops->write(dev->ctx, dev->io, (size_t)len);
+}
+
+/* One CONTROL request and its RESPONSE; results (after op and status)
+ * into res (cap words), their count into *n. */
+static int control(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, size_t *n)
+{
+	struct wait w = { .dev = dev, .want_rsp = true };
+	int ret;
+
+	if (dev->failed)
+		return ftpu__fail(dev, FTPU_ERR_STATE,
+				  "the device failed earlier (%s); ftpu_reset() it", dev->err);
+	ret = send_frame(dev, FTPU_LINK_CONTROL, 0, &op, 1);
+	if (ret)
+		return fail_hard(dev, ret, "cannot send to the device");
+	w.rsp_seq = dev->seq;
+	ret = wait_for(dev, &w, rsp_done);
+	if (ret == FTPU_ERR_TIMEOUT)
+		return fail_hard(dev, ret, "the device did not answer a CONTROL request");
+	if (ret)
+		return fail_hard(dev, ret, dev->err);
+	if (w.rsp[0] != op || w.rsp[1] != FTPU_LINK_RESP_OK)
+		return ftpu__fail(dev, FTPU_ERR_PROTOCOL, "CONTROL op %u answered with "
+				  "op %u status %u", op, w.rsp[0], w.rsp[1]);
+	size_t got = w.rsp_len - 2;
+	if (got > cap)
+		got = cap;
+	if (res)
+		memcpy(res, w.rsp + 2, got * 4);
+	if (n)
+		*n = got;
+	return FTPU_OK;
+}
+
+/* ---- execution -------------------------------------------------------------------------- */
+
+static bool exec_done(const struct wait *w) { return w->synced || w->faulted || w->status; }
+
+/* Sends one PROGRAM frame if the credit allows it; 1 if sent, 0 if not. */
+static int try_send(ftpu_device *dev, unsigned flags, const uint32_t *words, size_t n)
+{
+	if (!dev->have_credit || n + 2 + dev->inflight > dev->credit || dev->ring_len == RING)
+		return 0;
+	int ret = send_frame(dev, FTPU_LINK_PROGRAM, flags, words, n);
+	if (ret)
+		return ret;
+	size_t at = (dev->ring_head + dev->ring_len) % RING;
+	dev->ring[at] = (struct sent_frame){ .seq = dev->seq, .words = (uint32_t)n + 2 };
+	dev->ring_len++;
+	dev->inflight += n + 2;
+	return 1;
+}
+
+static uint64_t lohi(const uint32_t *c, int lo, int hi)
+{
+	return (uint64_t)c[lo] | (uint64_t)c[hi] << 32;
+}
+
+int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stats)
+{
+	struct wait w = { .dev = dev, .x = x };
+	uint32_t sync[FTPU_ISA_WORDS];
+	size_t pos = 0, total, frame_max;
+	bool sent_end = false;
+	double t0 = now_s();
+	int ret;
+
+	if (dev->failed)
+		return ftpu__fail(dev, FTPU_ERR_STATE,
+				  "the device failed earlier (%s); ftpu_reset() it", dev->err);
+	if (!x || (!x->words && x->n_words) || (!x->data && x->data_words))
+		return ftpu__fail(dev, FTPU_ERR_INVALID, "bad program");
+	ret = control(dev, FTPU_LINK_OP_CLEAR_COUNTERS, NULL, 0, NULL);
+	if (ret)
+		return ret;
+	x->data_got = 0;
+	dev->err[0] = '\0';
+	dev->sync_tag++;
+	ftpu_isa_encode(sync, FTPU_OP_SYNC, 0, 0, dev->sync_tag, 0);
+	total = x->n_words + FTPU_ISA_WORDS;
+	frame_max = dev->info.iq_words - 2 < FRAME_WORDS ? dev->info.iq_words - 2 : FRAME_WORDS;
+
+	/* Short of credit with nothing coming back, the host asks with STATUS
+	 * (docs/protocol.md §6), at most every `backoff` empty polls. */
+	unsigned backoff = 1, polls = 0;
+	double last = now_s();
+	while (!exec_done(&w)) {
+		bool starved = false;
+		while (pos < total && !w.faulted) {
+			uint32_t buf[FRAME_WORDS];
+			size_t n = total - pos < frame_max ? total - pos : frame_max;
+			const uint32_t *src = buf;
+			if (pos + n <= x->n_words) {
+				src = x->words + pos;
+			} else {
+				for (size_t i = 0; i < n; i++)
+					buf[i] = pos + i < x->n_words ? x->words[pos + i] :
+							 sync[pos + i - x->n_words];
+			}
+			unsigned flags = (pos == 0 ? FTPU_PROGRAM_START : 0) |
+					 (pos + n == total ? FTPU_PROGRAM_END : 0);
+			ret = try_send(dev, flags, src, n);
+			if (ret < 0)
+				return fail_hard(dev, ret, "cannot send to the device");
+			if (ret == 0) {
+				starved = true;
+				break;
+			}
+			pos += n;
+			sent_end = pos == total;
+			last = now_s();
+		}
+		/* Everything sent: wait for answers; else take what is there. */
+		ret = receive(dev, &w, !starved);
+		if (ret < 0 && ret != FTPU_ERR_TIMEOUT)
+			return fail_hard(dev, ret, dev->err);
+		if (ret > 0) {
+			last = now_s();
+			backoff = 1;
+			polls = 0;
+		}
+		if (w.got_rsp) /* a STATUS answered: its credit is in */
+			w.want_rsp = w.got_rsp = false;
+		if (!starved && ret <= 0)
+			return fail_hard(dev, FTPU_ERR_TIMEOUT,
+					 "the device stopped answering during a program");
+		if (starved && ret <= 0 && !w.want_rsp && ++polls >= backoff) {
+			uint32_t op = FTPU_LINK_OP_STATUS;
+			ret = send_frame(dev, FTPU_LINK_CONTROL, 0, &op, 1);
+			if (ret)
+				return fail_hard(dev, ret, "cannot send to the device");
+			w.want_rsp = true;
+			w.rsp_seq = dev->seq;
+			polls = 0;
+			backoff = backoff < 64 ? backoff * 2 : 64;
+		}
+		if (now_s() - last > dev->timeout_ms / 1e3)
+			return fail_hard(dev, FTPU_ERR_TIMEOUT,
+					 "no credit from the device within the timeout");
+	}
+	if (w.status)
+		return fail_hard(dev, w.status, dev->err);
+	/* A STATUS still unanswered would confuse the next request. */
+	if (w.want_rsp && !w.got_rsp) {
+		ret = wait_for(dev, &w, rsp_done);
+		if (ret)
+			return fail_hard(dev, ret, ret == FTPU_ERR_TIMEOUT ?
+					 "the device did not answer STATUS" : dev->err);
+	}
+	if (w.faulted) {
+		/* The device discards the program up to its END: send one. */
+		for (int tries = 0; !sent_end; tries++) {
+			ret = try_send(dev, FTPU_PROGRAM_END, NULL, 0);
+			if (ret < 0)
+				return fail_hard(dev, ret, "cannot send to the device");
+			if (ret > 0)
+				break;
+			if (tries == 8)
+				return fail_hard(dev, FTPU_ERR_TIMEOUT,
+						 "no credit to end a faulted program");
+			ret = control(dev, FTPU_LINK_OP_STATUS, NULL, 0, NULL);
+			if (ret)
+				return ret;
+		}
+		return ftpu__fail(dev, FTPU_ERR_DEVICE,
+				  "device fault %u at instruction %u (word %#010x)",
+				  w.fault[1], w.fault[0], w.fault[2]);
+	}
+
+	uint32_t c[FTPU_LINK_CNT_COUNT] = { 0 };
+	size_t got = 0;
+	ret = control(dev, FTPU_LINK_OP_READ_COUNTERS, c, FTPU_LINK_CNT_COUNT, &got);
+	if (ret)
+		return ret;
+	if (got < FTPU_LINK_CNT_COUNT)
+		return fail_hard(dev, FTPU_ERR_PROTOCOL, "short READ_COUNTERS response");
+	if (stats) {
+		struct ftpu_stats st = {
+			.cycles = c[FTPU_LINK_CNT_CYCLES],
+			.busy = c[FTPU_LINK_CNT_BUSY],
+			.idle = c[FTPU_LINK_CNT_IDLE],
+			.macs = lohi(c, FTPU_LINK_CNT_MACS_LO, FTPU_LINK_CNT_MACS_HI),
+			.weight_stall = c[FTPU_LINK_CNT_WEIGHT_STALL],
+			.input_stall = c[FTPU_LINK_CNT_INPUT_STALL],
+			.output_stall = c[FTPU_LINK_CNT_OUTPUT_STALL],
+			.bytes_in = lohi(c, FTPU_LINK_CNT_BYTES_IN_LO, FTPU_LINK_CNT_BYTES_IN_HI),
+			.bytes_out = lohi(c, FTPU_LINK_CNT_BYTES_OUT_LO, FTPU_LINK_CNT_BYTES_OUT_HI),
+			.instructions = c[FTPU_LINK_CNT_INSTRUCTIONS],
+		};
+		double pe = (double)dev->info.rows * dev->info.cols;
+		double compute = (double)st.macs / pe;
+		double link = (double)(st.bytes_in > st.bytes_out ? st.bytes_in : st.bytes_out);
+		st.utilization = st.cycles ? (double)st.macs / (pe * (double)st.cycles) : 0.0;
+		st.roofline = compute > 0 ? compute / (compute > link ? compute : link) : 0.0;
+		st.host_seconds = now_s() - t0;
+		*stats = st;
+	}
+	return FTPU_OK;
+}
+
+/* ---- opening ---------------------------------------------------------------------------- */
+
+static const struct ftpu_transport_ops *const transports[] = {
+	&ftpu_transport_sim,
+	&ftpu_transport_ref,
+};
+static const char *const reserved[] = { "uart", "usb", "xdma" };
+
+/* Reads INFO into dev->info; also the first credit. */
+static int read_info(ftpu_device *dev)
+{
+	uint32_t r[2 + 2 * 16];
+	struct wait w = { .dev = dev, .want_rsp = true };
+	uint32_t op = FTPU_LINK_OP_INFO, v;
+	int ret = send_frame(dev, FTPU_LINK_CONTROL, 0, &op, 1);
+	if (ret)
+		return ftpu__fail(dev, ret, "cannot send to the device");
+	w.rsp_seq = dev->seq;
+	ret = wait_for(dev, &w, rsp_done);
+	if (ret)
+		return ftpu__fail(dev, ret, "no answer to INFO: %s",
+				  ret == FTPU_ERR_TIMEOUT ? "timed out" : dev->err);
+	memcpy(r, w.rsp, w.rsp_len * 4);
+	static const struct { uint32_t key; size_t off; } keys[] = {
+		{ FTPU_LINK_INFO_VERSION, offsetof(struct ftpu_device_info, protocol) },
+		{ FTPU_LINK_INFO_ROWS, offsetof(struct ftpu_device_info, rows) },
+		{ FTPU_LINK_INFO_COLS, offsetof(struct ftpu_device_info, cols) },
+		{ FTPU_LINK_INFO_ROW_DELAY, offsetof(struct ftpu_device_info, row_delay) },
+		{ FTPU_LINK_INFO_UB_VECTORS, offsetof(struct ftpu_device_info, ub_vectors) },
+		{ FTPU_LINK_INFO_WEIGHT_TILES, offsetof(struct ftpu_device_info, weight_tiles) },
+		{ FTPU_LINK_INFO_ACC_VECTORS, offsetof(struct ftpu_device_info, acc_vectors) },
+		{ FTPU_LINK_INFO_BIAS_VECTORS, offsetof(struct ftpu_device_info, bias_vectors) },
+		{ FTPU_LINK_INFO_IQ_WORDS, offsetof(struct ftpu_device_info, iq_words) },
+		{ FTPU_LINK_INFO_CLOCK_HZ, offsetof(struct ftpu_device_info, clock_hz) },
+		{ FTPU_LINK_INFO_MAX_PAYLOAD, offsetof(struct ftpu_device_info, max_payload) },
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		ret = ftpu_link_info_get(r, w.rsp_len, keys[i].key, &v);
+		if (ret)
+			return ftpu__fail(dev, FTPU_ERR_PROTOCOL, "INFO lacks key %u", keys[i].key);
+		/* every field is 32 bits wide (unsigned or uint32_t) */
+		memcpy((char *)&dev->info + keys[i].off, &v, sizeof(v));
+	}
+	if (dev->info.protocol >> 16 != FTPU_LINK_VERSION_MAJOR)
+		return ftpu__fail(dev, FTPU_ERR_UNSUPPORTED, "the device speaks protocol %u.%u",
+				  dev->info.protocol >> 16, dev->info.protocol & 0xffffu);
+	if (dev->info.rows != dev->info.cols || dev->info.rows < 2 || dev->info.rows % 2 ||
+	    dev->info.iq_words < 8 || !dev->info.ub_vectors || !dev->info.weight_tiles ||
+	    !dev->info.acc_vectors || !dev->info.bias_vectors)
+		return ftpu__fail(dev, FTPU_ERR_PROTOCOL, "the device reports unusable sizes");
+	return FTPU_OK;
+}
+
+int ftpu_open(const char *uri, ftpu_device **out)
+{
+	const struct ftpu_transport_ops *ops = NULL;
+	const char *opts = "";
+	size_t slen;
+	ftpu_device *dev;
+	int ret;
+
+	open_err[0] = '\0';
+	if (!out)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_open: out is NULL");
+	if (!uri || !uri[0])
+		uri = "sim";
+	slen = strcspn(uri, ":");
+	if (uri[slen] == ':')
+		opts = uri + slen + 1;
+	for (size_t i = 0; i < sizeof(transports) / sizeof(transports[0]); i++)
+		if (strlen(transports[i]->scheme) == slen &&
+		    !memcmp(uri, transports[i]->scheme, slen))
+			ops = transports[i];
+	if (!ops) {
+		for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+			if (strlen(reserved[i]) == slen && !memcmp(uri, reserved[i], slen))
+				return ftpu__fail(NULL, FTPU_ERR_UNSUPPORTED,
+						  "the %s transport is not in this release", reserved[i]);
+		return ftpu__fail(NULL, FTPU_ERR_NOT_FOUND,
+				  "unknown device URI \"%s\" (known: sim, sim:OPTIONS, ref)", uri);
+	}
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return ftpu__fail(NULL, FTPU_ERR_NOMEM, "out of memory");
+	dev->io = malloc(READ_CHUNK > FTPU_LINK_MAX_FRAME_BYTES ? READ_CHUNK :
+			 FTPU_LINK_MAX_FRAME_BYTES);
+	if (!dev->io || pthread_mutex_init(&dev->lock, NULL)) {
+		free(dev->io);
+		free(dev);
+		return ftpu__fail(NULL, FTPU_ERR_NOMEM, "out of memory");
+	}
+	dev->ops = ops;
+	dev->timeout_ms = DEFAULT_TIMEOUT_MS;
+	ftpu_link_rx_init(&dev->rx, dev->rx_buf, FTPU_LINK_MAX_PAYLOAD);
+	ftpu_link_rx_set_role(&dev->rx, FTPU_LINK_ROLE_HOST);
+	snprintf(dev->info.transport, sizeof(dev->info.transport), "%s", ops->scheme);
+
+	ret = ops->open(opts, &dev->ctx, open_err, sizeof(open_err));
+	if (ret) {
+		pthread_mutex_destroy(&dev->lock);
+		free(dev->io);
+		free(dev);
+		return ret;
+	}
+	ret = read_info(dev);
+	if (ret) {
+		ftpu__fail(NULL, ret, "%s: %s", uri, dev->err);
+		ftpu_close(dev);
+		return ret;
+	}
+	*out = dev;
+	return FTPU_OK;
+}
+
+int ftpu_close(ftpu_device *dev)
+{
+	if (!dev)
+		return FTPU_OK;
+	dev->ops->close(dev->ctx);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev->io);
+	free(dev);
+	return FTPU_OK;
+}
+
+int ftpu_get_info(ftpu_device *dev, struct ftpu_device_info *info)
+{
+	if (!dev || !info)
+		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_get_info: NULL argument");
+	ftpu__lock(dev);
+	*info = dev->info;
+	ftpu__unlock(dev);
+	return FTPU_OK;
+}
+
+int ftpu_set_timeout(ftpu_device *dev, unsigned timeout_ms)
+{
+	if (!dev || !timeout_ms)
+		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_set_timeout: %s",
+				  dev ? "timeout 0" : "NULL device");
+	ftpu__lock(dev);
+	dev->timeout_ms = timeout_ms;
+	ftpu__unlock(dev);
+	return FTPU_OK;
+}
+
+int ftpu_reset(ftpu_device *dev)
+{
+	int ret;
+	if (!dev)
+		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_reset: NULL device");
+	ftpu__lock(dev);
+	dev->failed = false;
+	dev->wm.valid = false;
+	/* Whatever was in flight is gone with the device's receive buffer. */
+	dev->ring_len = 0;
+	dev->inflight = 0;
+	ret = control(dev, FTPU_LINK_OP_RESET, NULL, 0, NULL);
+	ftpu__unlock(dev);
+	return ret;
+}
+
+int ftpu_last_stats(ftpu_device *dev, struct ftpu_stats *stats)
+{
+	int ret = FTPU_OK;
+	if (!dev || !stats)
+		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_last_stats: NULL argument");
+	ftpu__lock(dev);
+	if (dev->have_last)
+		*stats = dev->last;
+	else
+		ret = ftpu__fail(dev, FTPU_ERR_STATE, "no run yet");
+	ftpu__unlock(dev);
+	return ret;
+}

@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ftpu - the command line of libftpu: find devices, show what they are,
+ * check them against the bit-exact reference, run and time GEMMs.
+ *
+ *   ftpu list | info URI | selftest URI | gemm URI M K N | bench URI
+ *
+ * Errors are one line on stderr and a non-zero exit: 1 for a failure of
+ * the device or the check, 2 for bad usage.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ftpu.h"
+#include "numeric.h"
+
+enum { EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+static const char *prog = "ftpu";
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s%s%s: ", prog, cmd ? " " : "", cmd ? cmd : "");
+	fprintf(stderr, fmt, arg);
+	if (cmd)
+		fprintf(stderr, " (try '%s %s --help')\n", prog, cmd);
+	else
+		fprintf(stderr, " (try '%s --help')\n", prog);
+	return EXIT_USAGE;
+}
+
+static int device_error(const char *what, int status, ftpu_device *dev)
+{
+	const char *detail = ftpu_last_error(dev);
+	fprintf(stderr, "%s: %s: %s%s%s\n", prog, what, ftpu_strerror(status),
+		detail[0] ? ": " : "", detail);
+	return EXIT_FAIL;
+}
+
+static bool is_help(const char *s)
+{
+	return !strcmp(s, "--help") || !strcmp(s, "-h");
+}
+
+/* A size argument: a whole decimal number in 1..max. */
+static bool parse_size(const char *s, size_t max, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+	if (!s[0] || s[0] == '-' || s[0] == '+')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v == 0 || v > max)
+		return false;
+	*out = (size_t)v;
+	return true;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t rng_state = 0x5eedf7b0;
+static float rnd(void) /* uniform in [-1, 1) */
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (float)((int32_t)(rng_state >> 32)) / 2147483648.0f;
+}
+
+static void print_stats(const struct ftpu_stats *st)
+{
+	printf("  device cycles   %" PRIu64 " (busy %" PRIu64 ", idle %" PRIu64 ")\n",
+	       st->cycles, st->busy, st->idle);
+	printf("  MACs            %" PRIu64 "\n", st->macs);
+	printf("  utilization     %.1f%% (link roofline %.1f%%)\n", 100 * st->utilization,
+	       100 * st->roofline);
+	printf("  stalls          weight %" PRIu64 ", input %" PRIu64 ", output %" PRIu64
+	       " cycles\n", st->weight_stall, st->input_stall, st->output_stall);
+	printf("  link bytes      %" PRIu64 " in, %" PRIu64 " out\n", st->bytes_in,
+	       st->bytes_out);
+	printf("  instructions    %" PRIu64 "\n", st->instructions);
+	printf("  host time       %.3f s\n", st->host_seconds);
+}
+
+/* ---- list, info ---------------------------------------------------------------- */
+
+static int print_info(const char *uri, ftpu_device *dev)
+{
+	struct ftpu_device_info i;
+	int ret = ftpu_get_info(dev, &i);
+	if (ret)
+		return device_error("info", ret, dev);
+	printf("%s\n", uri);
+	printf("  transport       %s\n", i.transport);
+	printf("  protocol        %u.%u\n", i.protocol >> 16, i.protocol & 0xffffu);
+	printf("  array           %ux%u, %u cycle%s per PE\n", i.rows, i.cols, i.row_delay,
+	       i.row_delay == 1 ? "" : "s");
+	printf("  unified buffer  %" PRIu32 " vectors (%" PRIu64 " KiB)\n", i.ub_vectors,
+	       (uint64_t)i.ub_vectors * i.rows * 2 / 1024);
+	printf("  weight memory   %" PRIu32 " tiles (%" PRIu64 " KiB)\n", i.weight_tiles,
+	       (uint64_t)i.weight_tiles * i.rows * i.cols * 2 / 1024);
+	printf("  accumulators    %" PRIu32 " vectors (%" PRIu64 " KiB)\n", i.acc_vectors,
+	       (uint64_t)i.acc_vectors * i.cols * 4 / 1024);
+	printf("  bias memory     %" PRIu32 " vectors\n", i.bias_vectors);
+	printf("  receive buffer  %" PRIu32 " words\n", i.iq_words);
+	printf("  clock           %.1f MHz\n", i.clock_hz / 1e6);
+	printf("  peak            %.1f GMAC/s\n", (double)i.rows * i.cols * i.clock_hz / 1e9);
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	static const char *const uris[] = { "sim", "sim:rows=4", "ref" };
+	if (argc > 1)
+		return is_help(argv[1]) ?
+			       (printf("usage: %s list\n\nLists the devices this build can "
+				       "open and what each reports.\n", prog), 0) :
+			       usage_error("list", "unexpected argument '%s'", argv[1]);
+	printf("%-14s %-6s %-7s %-10s %s\n", "URI", "link", "array", "UB KiB", "weights KiB");
+	for (size_t i = 0; i < sizeof(uris) / sizeof(uris[0]); i++) {
+		ftpu_device *dev;
+		struct ftpu_device_info info;
+		if (ftpu_open(uris[i], &dev) || ftpu_get_info(dev, &info)) {
+			printf("%-14s (unavailable: %s)\n", uris[i], ftpu_last_error(NULL));
+			continue;
+		}
+		printf("%-14s %-6s %2ux%-4u %-10" PRIu64 " %" PRIu64 "\n", uris[i], info.transport,
+		       info.rows, info.cols, (uint64_t)info.ub_vectors * info.rows * 2 / 1024,
+		       (uint64_t)info.weight_tiles * info.rows * info.cols * 2 / 1024);
+		ftpu_close(dev);
+	}
+	printf("(boards: uart:, usb: and xdma: transports come in a later release)\n");
+	return 0;
+}
+
+static int open_arg(const char *cmd, int argc, char **argv, ftpu_device **dev)
+{
+	if (argc < 2)
+		return usage_error(cmd, "%s", "needs a device URI");
+	int ret = ftpu_open(argv[1], dev);
+	if (ret) {
+		fprintf(stderr, "%s %s: cannot open '%s': %s: %s\n", prog, cmd, argv[1],
+			ftpu_strerror(ret), ftpu_last_error(NULL));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	ftpu_device *dev;
+	if (argc > 1 && is_help(argv[1])) {
+		printf("usage: %s info URI\n\nPrints what the device reports: array, "
+		       "memories, clock, protocol.\nURI: sim, sim:rows=4, ref\n", prog);
+		return 0;
+	}
+	if (argc > 2)
+		return usage_error("info", "unexpected argument '%s'", argv[2]);
+	int ret = open_arg("info", argc, argv, &dev);
+	if (ret)
+		return ret;
+	ret = print_info(argv[1], dev);
+	ftpu_close(dev);
+	return ret;
+}
+
+/* ---- GEMM helpers ------------------------------------------------------------------- */
+
+/* The bit-exact expectation of ftpu_gemm(alpha 1, beta 0): bf16-rounded
+ * operands through the reference GEMM. */
+static void expected_gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
+			  float *c)
+{
+	uint16_t *a16 = malloc(m * k * 2), *b16 = malloc(k * n * 2);
+	uint32_t *acc = calloc(m * n, 4);
+	if (!a16 || !b16 || !acc) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(EXIT_FAIL);
+	}
+	for (size_t i = 0; i < m * k; i++) {
+		uint32_t u;
+		memcpy(&u, &a[i], 4);
+		a16[i] = ftpu_f32_to_bf16(u);
+	}
+	for (size_t i = 0; i < k * n; i++) {
+		uint32_t u;
+		memcpy(&u, &b[i], 4);
+		b16[i] = ftpu_f32_to_bf16(u);
+	}
+	ftpu_ref_gemm(m, n, k, a16, k, b16, n, acc, n, false);
+	memcpy(c, acc, m * n * 4);
+	free(a16);
+	free(b16);
+	free(acc);
+}
+
+static float *random_matrix(size_t rows, size_t cols)
+{
+	float *p = malloc(rows * cols * sizeof(float));
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(EXIT_FAIL);
+	}
+	for (size_t i = 0; i < rows * cols; i++)
+		p[i] = rnd();
+	return p;
+}
+
+/* Reads rows x cols little-endian fp32 values from path. */
+static float *read_matrix(const char *path, size_t rows, size_t cols)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "%s gemm: cannot open %s: %s\n", prog, path, strerror(errno));
+		return NULL;
+	}
+	float *p = malloc(rows * cols * sizeof(float));
+	size_t got = p ? fread(p, sizeof(float), rows * cols, f) : 0;
+	int extra = fgetc(f);
+	fclose(f);
+	if (!p || got != rows * cols || extra != EOF) {
+		fprintf(stderr, "%s gemm: %s holds %s than %zux%zu fp32 values\n", prog, path,
+			got != rows * cols ? "fewer" : "more", rows, cols);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static size_t mismatches(const float *got, const float *want, size_t n)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++)
+		if (memcmp(&got[i], &want[i], 4))
+			bad++;
+	return bad;
+}
+
+/* ---- selftest ------------------------------------------------------------------------- */
+
+static int cmd_selftest(int argc, char **argv)
+{
+	static const struct { size_t m, k, n; } shapes[] = {
+		{ 1, 1, 1 }, { 16, 16, 16 }, { 17, 33, 15 }, { 64, 200, 40 },
+		{ 128, 784, 128 }, { 3, 1000, 70 },
+	};
+	ftpu_device *dev;
+	if (argc > 1 && is_help(argv[1])) {
+		printf("usage: %s selftest URI\n\nRuns known GEMMs on the device and checks "
+		       "every result bit for bit\nagainst the reference (docs/numerics.md).\n",
+		       prog);
+		return 0;
+	}
+	if (argc > 2)
+		return usage_error("selftest", "unexpected argument '%s'", argv[2]);
+	int ret = open_arg("selftest", argc, argv, &dev);
+	if (ret)
+		return ret;
+	int failed = 0;
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+		size_t m = shapes[s].m, k = shapes[s].k, n = shapes[s].n;
+		float *a = random_matrix(m, k), *b = random_matrix(k, n);
+		float *c = calloc(m * n, 4), *want = calloc(m * n, 4);
+		if (!c || !want) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			exit(EXIT_FAIL);
+		}
+		expected_gemm(m, k, n, a, b, want);
+		ret = ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, m, n, k, 1.0f, a, k, b, n,
+				0.0f, c, n);
+		size_t bad = ret ? m * n : mismatches(c, want, m * n);
+		printf("  %4zu x %4zu x %4zu  %s", m, k, n, ret ? "ERROR" : bad ? "FAIL" : "ok");
+		if (ret)
+			printf(" (%s: %s)", ftpu_strerror(ret), ftpu_last_error(dev));
+		else if (bad)
+			printf(" (%zu of %zu results differ)", bad, m * n);
+		printf("\n");
+		failed += ret || bad;
+		free(a);
+		free(b);
+		free(c);
+		free(want);
+		if (ret)
+			ftpu_reset(dev);
+	}
+	ftpu_close(dev);
+	printf("selftest %s: %s\n", argv[1], failed ? "FAILED" : "passed");
+	return failed ? EXIT_FAIL : 0;
+}
+
+/* ---- gemm ---------------------------------------------------------------------------------- */
+
+static int cmd_gemm(int argc, char **argv)
+{
+	const char *fa = NULL, *fb = NULL, *fout = NULL;
+	bool check = false;
+	size_t dims[3];
+	int pos = 0;
+	const char *uri = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			printf("usage: %s gemm URI M K N [--a FILE] [--b FILE] [--out FILE] "
+			       "[--check] [--seed N]\n\n"
+			       "C (MxN) = A (MxK) * B (KxN) on the device: random operands in "
+			       "[-1, 1) or raw\nlittle-endian fp32 row-major files; prints time "
+			       "and the device's stats.\n--check compares every result with the "
+			       "bit-exact reference.\n", prog);
+			return 0;
+		}
+		const char **slot = !strcmp(argv[i], "--a") ? &fa : !strcmp(argv[i], "--b") ? &fb :
+				    !strcmp(argv[i], "--out") ? &fout : NULL;
+		if (slot || !strcmp(argv[i], "--seed")) {
+			if (i + 1 >= argc)
+				return usage_error("gemm", "%s needs a value", argv[i]);
+			if (slot) {
+				*slot = argv[++i];
+			} else {
+				size_t seed;
+				if (!parse_size(argv[++i], SIZE_MAX, &seed))
+					return usage_error("gemm", "bad seed '%s'", argv[i]);
+				rng_state = seed;
+			}
+		} else if (!strcmp(argv[i], "--check")) {
+			check = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error("gemm", "unknown option '%s'", argv[i]);
+		} else if (!uri) {
+			uri = argv[i];
+		} else if (pos < 3) {
+			if (!parse_size(argv[i], 1u << 20, &dims[pos]))
+				return usage_error("gemm", "'%s' is not a size in 1..1048576", argv[i]);
+			pos++;
+		} else {
+			return usage_error("gemm", "unexpected argument '%s'", argv[i]);
+		}
+	}
+	if (!uri || pos < 3)
+		return usage_error("gemm", "%s", "needs URI M K N");
+	size_t m = dims[0], k = dims[1], n = dims[2];
+	float *a = fa ? read_matrix(fa, m, k) : random_matrix(m, k);
+	float *b = fb ? read_matrix(fb, k, n) : random_matrix(k, n);
+	float *c = calloc(m * n, sizeof(float));
+	if (!a || !b || !c) {
+		free(a);
+		free(b);
+		free(c);
+		return EXIT_FAIL;
+	}
+	ftpu_device *dev;
+	char *args[] = { argv[0], (char *)uri };
+	int ret = open_arg("gemm", 2, args, &dev), code = 0;
+	if (ret) {
+		free(a);
+		free(b);
+		free(c);
+		return ret;
+	}
+	double t0 = now_s();
+	ret = ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+	double t = now_s() - t0;
+	if (ret) {
+		code = device_error("gemm", ret, dev);
+	} else {
+		struct ftpu_stats st;
+		printf("%zu x %zu x %zu on %s: %.3f s, %.2f GMAC/s host-side\n", m, k, n, uri, t,
+		       (double)m * k * n / t / 1e9);
+		if (!ftpu_last_stats(dev, &st))
+			print_stats(&st);
+		if (check) {
+			float *want = calloc(m * n, sizeof(float));
+			if (!want) {
+				code = EXIT_FAIL;
+			} else {
+				expected_gemm(m, k, n, a, b, want);
+				size_t bad = mismatches(c, want, m * n);
+				printf("  check           %s", bad ? "FAILED" : "bit-exact");
+				if (bad)
+					printf(" (%zu of %zu differ)", bad, m * n);
+				printf("\n");
+				code = bad ? EXIT_FAIL : 0;
+				free(want);
+			}
+		}
+		if (fout) {
+			FILE *f = fopen(fout, "wb");
+			if (!f || fwrite(c, sizeof(float), m * n, f) != m * n || fclose(f)) {
+				fprintf(stderr, "%s gemm: cannot write %s: %s\n", prog, fout,
+					strerror(errno));
+				code = EXIT_FAIL;
+			}
+		}
+	}
+	ftpu_close(dev);
+	free(a);
+	free(b);
+	free(c);
+	return code;
+}
+
+/* ---- bench ----------------------------------------------------------------------------------- */
+
+static int cmd_bench(int argc, char **argv)
+{
+	static const struct { size_t m, k, n; } sweep[] = {
+		{ 1, 784, 128 }, { 16, 784, 128 }, { 128, 784, 128 }, { 128, 128, 10 },
+		{ 128, 10, 128 }, { 256, 256, 256 }, { 512, 512, 512 },
+	};
+	bool quick = false;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!is_help(argv[i]))
+			return usage_error("bench", "unexpected argument '%s'", argv[i]);
+	}
+	if (argc > 1 && is_help(argv[1])) {
+		printf("usage: %s bench URI [--quick]\n\nA GEMM sweep through ftpu_gemm: device "
+		       "cycles and utilization, the\nlink roofline, host time. --quick stops "
+		       "before the largest shapes.\n", prog);
+		return 0;
+	}
+	ftpu_device *dev;
+	int ret = open_arg("bench", argc, argv, &dev);
+	if (ret)
+		return ret;
+	printf("| M x K x N | cycles | util | link roofline | vs roofline | bytes in | bytes out | host s |\n");
+	printf("|---|--:|--:|--:|--:|--:|--:|--:|\n");
+	for (size_t s = 0; s < sizeof(sweep) / sizeof(sweep[0]); s++) {
+		size_t m = sweep[s].m, k = sweep[s].k, n = sweep[s].n;
+		if (quick && m * k * n > 16u << 20)
+			break;
+		float *a = random_matrix(m, k), *b = random_matrix(k, n);
+		float *c = calloc(m * n, 4);
+		struct ftpu_stats st;
+		ret = ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.0f,
+				c, n);
+		if (!ret)
+			ret = ftpu_last_stats(dev, &st);
+		free(a);
+		free(b);
+		free(c);
+		if (ret) {
+			int code = device_error("bench", ret, dev);
+			ftpu_close(dev);
+			return code;
+		}
+		printf("| %zux%zux%zu | %" PRIu64 " | %.1f%% | %.1f%% | %.1f%% | %" PRIu64 " | %" PRIu64
+		       " | %.2f |\n", m, k, n, st.cycles, 100 * st.utilization, 100 * st.roofline,
+		       st.roofline > 0 ? 100 * st.utilization / st.roofline : 0.0, st.bytes_in,
+		       st.bytes_out, st.host_seconds);
+		fflush(stdout);
+	}
+	ftpu_close(dev);
+	return 0;
+}
+
+static int help(void)
+{
+	printf("usage: %s COMMAND [ARGS]\n\n"
+	       "  list               devices this build can open\n"
+	       "  info URI           what a device reports\n"
+	       "  selftest URI       known GEMMs checked bit for bit against the reference\n"
+	       "  gemm URI M K N     one GEMM, random or from files, with timing and stats\n"
+	       "  bench URI          a GEMM sweep as a table\n\n"
+	       "URI: sim (the simulated device), sim:rows=4, ref (the C model).\n"
+	       "'%s COMMAND --help' for more. libftpu %u.%u.%u\n", prog, prog,
+	       ftpu_version() >> 16, (ftpu_version() >> 8) & 0xff, ftpu_version() & 0xff);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+		{ "list", cmd_list }, { "info", cmd_info }, { "selftest", cmd_selftest },
+		{ "gemm", cmd_gemm }, { "bench", cmd_bench },
+	};
+	if (argc < 2)
+		return help(), EXIT_USAGE;
+	if (is_help(argv[1]))
+		return help();
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	return usage_error(NULL, "unknown command '%s'", argv[1]);
+}
