@@ -189,9 +189,14 @@ VRUNTIME_SRCS := verilated.cpp verilated_threads.cpp \
 VRUNTIME_OBJS := $(VRUNTIME_SRCS:%.cpp=$(SIM_DIR)/runtime/%.o)
 VRUNTIME_DEFS := -DVM_COVERAGE=0 -DVM_SC=0 \
 	$(if $(filter 1,$(TRACE)),-DVM_TRACE=1 -DVM_TRACE_FST=1,-DVM_TRACE=0)
-$(SIM_DIR)/runtime/%.o: $(VINC)/%.cpp mk/models.mk | $(DEPS_STAMP)
+VRUNTIME_CXXFLAGS := -std=c++17 -O2 -fPIC -faligned-new -w -I$(VINC) -I$(VINC)/vltstd $(VRUNTIME_DEFS)
+# Rebuilt when its flags change (a flags file, as for the models).
+$(SIM_DIR)/runtime/flags: FORCE
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -O2 -fPIC -faligned-new -w -I$(VINC) -I$(VINC)/vltstd $(VRUNTIME_DEFS) -c $< -o $@
+	@echo '$(VRUNTIME_CXXFLAGS)' | cmp -s - $@ || echo '$(VRUNTIME_CXXFLAGS)' > $@
+$(SIM_DIR)/runtime/%.o: $(VINC)/%.cpp $(SIM_DIR)/runtime/flags | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(VRUNTIME_CXXFLAGS) -c $< -o $@
 $(VRUNTIME): $(VRUNTIME_OBJS)
 	$(AR) rcs $@ $^
 
@@ -214,3 +219,4 @@ bench_device_MODELS := device_16 device_4p
 test_runtime_MODELS := device_16 device_4p
 hello_gemm_MODELS := device_16 device_4p
 bench_gemm_MODELS := device_16 device_4p
+test_libftpu_sim_MODELS := device_16 device_4p

@@ -133,7 +133,10 @@ enum ftpu_transpose { FTPU_NO_TRANS = 0, FTPU_TRANS = 1 };
  * transposed, k x m when transposed; likewise B). The products run on the
  * device: A and B rounded to bf16 (RNE), fp32 accumulation in the plain
  * sequential k order (docs/numerics.md); alpha and beta are applied on the
- * host in fp32 (beta = 0 does not read C). Any m, n, k >= 1.
+ * host in fp32: C = alpha*R + beta*C, each operation rounded separately
+ * (alpha = 1 and beta = 0 copy R's bits; beta = 0 does not read C; alpha =
+ * 0 reads neither A nor B, as the reference BLAS). A or B may alias C: the
+ * operands are packed before C is written. Any m, n, k >= 1.
  * FTPU_ERR_INVALID for NULLs, zero sizes, leading dimensions too small or
  * sizes whose products overflow. B's bf16 image stays resident in the
  * device's weight memory while it fits and is unchanged, so repeated calls

@@ -303,7 +303,7 @@ static bool exec_done(const struct wait *w) { return w->synced || w->faulted || 
 /* Sends one PROGRAM frame if the credit allows it; 1 if sent, 0 if not. */
 static int try_send(ftpu_device *dev, unsigned flags, const uint32_t *words, size_t n)
 {
-	if (!dev->have_credit || n + 2 + dev->inflight > dev->credit || dev->ring_len == RING)
+	if (!dev->have_credit || dev->ring_len == RING || dev->inflight + n + 2 > dev->credit)
 		return 0;
 	int ret = send_frame(dev, FTPU_LINK_PROGRAM, flags, words, n);
 	if (ret)
@@ -396,7 +396,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 			w.want_rsp = true;
 			w.rsp_seq = dev->seq;
 			polls = 0;
-			backoff = backoff < 64 ? backoff * 2 : 64;
+			backoff = backoff < 8 ? backoff * 2 : 8;
 		}
 		if (now_s() - last > dev->timeout_ms / 1e3)
 			return fail_hard(dev, FTPU_ERR_TIMEOUT,

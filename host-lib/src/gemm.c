@@ -31,6 +31,7 @@
 
 #include "device.h"
 #include "gemm_plan.h"
+#include "isa.h"
 
 static double now_s(void)
 {
@@ -63,14 +64,18 @@ static void stats_add(struct ftpu_stats *sum, const struct ftpu_stats *st)
 }
 
 /* utilization and roofline as ftpu__execute defines them. */
-static void stats_finish(struct ftpu_stats *st, const struct ftpu_device_info *info)
+static void stats_finish(struct ftpu_stats *st,
+			 const struct ftpu_device_info *info)
 {
 	double pe = (double)info->rows * info->cols;
 	double compute = (double)st->macs / pe;
-	double link = (double)(st->bytes_in > st->bytes_out ? st->bytes_in : st->bytes_out);
+	double link = (double)(st->bytes_in > st->bytes_out ? st->bytes_in
+							    : st->bytes_out);
 
-	st->utilization = st->cycles ? (double)st->macs / (pe * (double)st->cycles) : 0.0;
-	st->roofline = compute > 0 ? compute / (compute > link ? compute : link) : 0.0;
+	st->utilization =
+		st->cycles ? (double)st->macs / (pe * (double)st->cycles) : 0.0;
+	st->roofline =
+		compute > 0 ? compute / (compute > link ? compute : link) : 0.0;
 }
 
 /* alpha == 0: C = beta * C (+0 when beta == 0), the device unused. */
@@ -78,52 +83,71 @@ static void scale_c(size_t m, size_t n, float beta, float *c, size_t ldc)
 {
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = 0; j < n; j++)
-			c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+			c[i * ldc + j] =
+				beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
 }
 
 /* Runs the plan's program in batches; DATA into data. */
 static int run(ftpu_device *dev, const struct ftpu_gemm_plan *p,
 	       const struct ftpu_gemm_operand *a, const uint16_t *image,
-	       bool send_b, size_t budget, uint32_t *data, struct ftpu_stats *sum)
+	       bool send_b, const struct ftpu_gemm_tuning *tune, uint32_t *data,
+	       struct ftpu_stats *sum)
 {
+	const size_t budget =
+		tune->batch_words ? tune->batch_words : FTPU_GEMM_BATCH_WORDS;
 	uint16_t *scratch = malloc(p->mc * p->n * sizeof(*scratch));
 	uint32_t *words = NULL;
 	size_t cap = 0, data_at = 0;
 	int ret = FTPU_OK;
 
 	if (!scratch)
-		return ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_gemm: out of memory");
+		return ftpu__fail(dev, FTPU_ERR_NOMEM,
+				  "ftpu_gemm: out of memory");
 	for (size_t c0 = 0; c0 < p->chunks;) {
 		size_t c1 = ftpu__gemm_batch_end(p, c0, send_b, budget);
 		size_t nw = ftpu__gemm_words(p, c0, c1, send_b);
 		size_t nd = ftpu__gemm_data_words(p, c0, c1);
-		if (nw > cap) {
+		if (nw + FTPU_ISA_WORDS > cap) {
 			free(words);
-			words = malloc(nw * sizeof(*words));
-			cap = nw;
+			cap = nw + FTPU_ISA_WORDS;
+			words = malloc(cap * sizeof(*words));
 			if (!words) {
-				ret = ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_gemm: out of "
-						 "memory for a %zu-word program", nw);
+				ret = ftpu__fail(
+					dev, FTPU_ERR_NOMEM,
+					"ftpu_gemm: out of "
+					"memory for a %zu-word program",
+					nw);
 				goto out;
 			}
 		}
-		size_t got = ftpu__gemm_emit(p, a, image, send_b, c0, c1, scratch, words);
+		size_t got = ftpu__gemm_emit(p, a, image, send_b, c0, c1,
+					     scratch, words);
 		if (got != nw) { /* the planner's own sums disagree: a bug */
-			ret = ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_gemm: program of "
-					 "%zu words, %zu planned", got, nw);
+			ret = ftpu__fail(dev, FTPU_ERR_INVALID,
+					 "ftpu_gemm: program of "
+					 "%zu words, %zu planned",
+					 got, nw);
 			goto out;
 		}
+		if (tune->inject_fault && c1 == p->chunks) {
+			ftpu_isa_encode(words + nw, 0xff, 0, 1, 0, 0);
+			nw += FTPU_ISA_WORDS;
+		}
 		struct ftpu_exec x = {
-			.words = words, .n_words = nw,
-			.data = data + data_at, .data_words = nd,
+			.words = words,
+			.n_words = nw,
+			.data = data + data_at,
+			.data_words = nd,
 		};
-		struct ftpu_stats st = { 0 };
+		struct ftpu_stats st = {0};
 		ret = ftpu__execute(dev, &x, &st);
 		if (ret)
 			goto out;
 		if (x.data_got != nd) {
-			ret = ftpu__fail(dev, FTPU_ERR_PROTOCOL, "ftpu_gemm: %zu result "
-					 "words, %zu expected", x.data_got, nd);
+			ret = ftpu__fail(dev, FTPU_ERR_PROTOCOL,
+					 "ftpu_gemm: %zu result "
+					 "words, %zu expected",
+					 x.data_got, nd);
 			goto out;
 		}
 		stats_add(sum, &st);
@@ -139,12 +163,12 @@ out:
 static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 		enum ftpu_transpose trans_b, size_t m, size_t n, size_t k,
 		float alpha, const struct ftpu_gemm_operand *a,
-		const struct ftpu_gemm_operand *b, float beta, float *c, size_t ldc,
-		size_t elem)
+		const struct ftpu_gemm_operand *b, float beta, float *c,
+		size_t ldc, size_t elem)
 {
 	const double t0 = now_s();
 	const struct ftpu_gemm_tuning tune = ftpu__gemm_tuning;
-	struct ftpu_stats st = { 0 };
+	struct ftpu_stats st = {0};
 	struct ftpu_gemm_plan p;
 	uint16_t *image = NULL;
 	uint32_t *data = NULL;
@@ -155,7 +179,8 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 	ftpu__lock(dev);
 	if ((trans_a != FTPU_NO_TRANS && trans_a != FTPU_TRANS) ||
 	    (trans_b != FTPU_NO_TRANS && trans_b != FTPU_TRANS)) {
-		ret = ftpu__fail(dev, FTPU_ERR_INVALID, "%s: bad transpose flag", fn);
+		ret = ftpu__fail(dev, FTPU_ERR_INVALID,
+				 "%s: bad transpose flag", fn);
 		goto out_unlock;
 	}
 	if (!(a->f32 || a->bf16) || !(b->f32 || b->bf16) || !c) {
@@ -163,17 +188,22 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 		goto out_unlock;
 	}
 	if (!m || !n || !k) {
-		ret = ftpu__fail(dev, FTPU_ERR_INVALID, "%s: zero size (m %zu, n %zu, "
-				 "k %zu)", fn, m, n, k);
+		ret = ftpu__fail(dev, FTPU_ERR_INVALID,
+				 "%s: zero size (m %zu, n %zu, "
+				 "k %zu)",
+				 fn, m, n, k);
 		goto out_unlock;
 	}
 	/* as stored: A is m x k (k x m transposed), B k x n (n x k), C m x n */
 	if (!extent_ok(a->trans ? k : m, a->trans ? m : k, a->ld, elem) ||
 	    !extent_ok(b->trans ? n : k, b->trans ? k : n, b->ld, elem) ||
 	    !extent_ok(m, n, ldc, sizeof(float))) {
-		ret = ftpu__fail(dev, FTPU_ERR_INVALID, "%s: leading dimension too "
-				 "small or size overflow (m %zu, n %zu, k %zu, lda %zu, "
-				 "ldb %zu, ldc %zu)", fn, m, n, k, a->ld, b->ld, ldc);
+		ret = ftpu__fail(
+			dev, FTPU_ERR_INVALID,
+			"%s: leading dimension too "
+			"small or size overflow (m %zu, n %zu, k %zu, lda %zu, "
+			"ldb %zu, ldc %zu)",
+			fn, m, n, k, a->ld, b->ld, ldc);
 		goto out_unlock;
 	}
 	if (alpha == 0.0f) {
@@ -193,8 +223,10 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 	};
 	ret = ftpu__gemm_plan(&d, m, n, k, &tune, &p);
 	if (ret) {
-		ftpu__fail(dev, ret, "%s: cannot tile %zu x %zu x %zu for a %ux%u "
-			   "device", fn, m, k, n, info->rows, info->cols);
+		ftpu__fail(dev, ret,
+			   "%s: cannot tile %zu x %zu x %zu for a %ux%u "
+			   "device",
+			   fn, m, k, n, info->rows, info->cols);
 		goto out_unlock;
 	}
 	image = malloc(p.image_elems * sizeof(*image));
@@ -214,19 +246,23 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 	bool send_b = true;
 	if (keep) {
 		hash = ftpu__gemm_hash(image, bytes);
-		send_b = !(res->valid && res->hash == hash && res->bytes == bytes &&
-			   res->row == 0 && res->rows == rows);
+		send_b = !(res->valid && res->hash == hash &&
+			   res->bytes == bytes && res->row == 0 &&
+			   res->rows == rows);
 	}
 	if (send_b)
 		res->valid = false; /* WM is about to change */
 
-	ret = run(dev, &p, a, image, send_b,
-		  tune.batch_words ? tune.batch_words : FTPU_GEMM_BATCH_WORDS, data, &st);
+	ret = run(dev, &p, a, image, send_b, &tune, data, &st);
 	if (ret)
 		goto out_free;
 	if (keep && send_b)
 		*res = (struct ftpu_wm_resident){
-			.valid = true, .hash = hash, .bytes = bytes, .row = 0, .rows = rows,
+			.valid = true,
+			.hash = hash,
+			.bytes = bytes,
+			.row = 0,
+			.rows = rows,
 		};
 	ftpu__gemm_store(&p, data, alpha, beta, c, ldc);
 	stats_finish(&st, info);
@@ -245,12 +281,12 @@ int ftpu_gemm(ftpu_device *dev, enum ftpu_transpose trans_a,
 	      float alpha, const float *a, size_t lda, const float *b,
 	      size_t ldb, float beta, float *c, size_t ldc)
 {
-	const struct ftpu_gemm_operand oa = { .f32 = a, .ld = lda,
-					      .trans = trans_a == FTPU_TRANS };
-	const struct ftpu_gemm_operand ob = { .f32 = b, .ld = ldb,
-					      .trans = trans_b == FTPU_TRANS };
-	return gemm(dev, "ftpu_gemm", trans_a, trans_b, m, n, k, alpha, &oa, &ob,
-		    beta, c, ldc, sizeof(float));
+	const struct ftpu_gemm_operand oa = {
+		.f32 = a, .ld = lda, .trans = trans_a == FTPU_TRANS};
+	const struct ftpu_gemm_operand ob = {
+		.f32 = b, .ld = ldb, .trans = trans_b == FTPU_TRANS};
+	return gemm(dev, "ftpu_gemm", trans_a, trans_b, m, n, k, alpha, &oa,
+		    &ob, beta, c, ldc, sizeof(float));
 }
 
 int ftpu_gemm_bf16(ftpu_device *dev, enum ftpu_transpose trans_a,
@@ -259,10 +295,10 @@ int ftpu_gemm_bf16(ftpu_device *dev, enum ftpu_transpose trans_a,
 		   const uint16_t *b, size_t ldb, float beta, float *c,
 		   size_t ldc)
 {
-	const struct ftpu_gemm_operand oa = { .bf16 = a, .ld = lda,
-					      .trans = trans_a == FTPU_TRANS };
-	const struct ftpu_gemm_operand ob = { .bf16 = b, .ld = ldb,
-					      .trans = trans_b == FTPU_TRANS };
-	return gemm(dev, "ftpu_gemm_bf16", trans_a, trans_b, m, n, k, alpha, &oa,
-		    &ob, beta, c, ldc, sizeof(uint16_t));
+	const struct ftpu_gemm_operand oa = {
+		.bf16 = a, .ld = lda, .trans = trans_a == FTPU_TRANS};
+	const struct ftpu_gemm_operand ob = {
+		.bf16 = b, .ld = ldb, .trans = trans_b == FTPU_TRANS};
+	return gemm(dev, "ftpu_gemm_bf16", trans_a, trans_b, m, n, k, alpha,
+		    &oa, &ob, beta, c, ldc, sizeof(uint16_t));
 }

@@ -11,8 +11,8 @@
 struct ftpu_gemm_tuning ftpu__gemm_tuning;
 
 enum {
-	MAX_N = 65535,     /* instruction n field: vectors per instruction */
-	PAD_ZERO = 0x0000, /* A beyond K, B beyond N */
+	MAX_N = 65535,	     /* instruction n field: vectors per instruction */
+	PAD_ZERO = 0x0000,   /* A beyond K, B beyond N */
 	PAD_WEIGHT = 0x8000, /* B beyond K: -0, docs/numerics.md */
 };
 
@@ -75,10 +75,11 @@ static inline void f32_to_bf16_x8(const float *src, uint16_t *dst)
 	b = f32_to_bf16_x4(b);
 	/* the low halves of a's and b's lanes */
 #if defined(__clang__) || __GNUC__ >= 12
-	v8u16 h = __builtin_shufflevector((v8u16)a, (v8u16)b, 0, 2, 4, 6, 8, 10, 12, 14);
+	v8u16 h = __builtin_shufflevector((v8u16)a, (v8u16)b, 0, 2, 4, 6, 8, 10,
+					  12, 14);
 #else
 	v8u16 h = __builtin_shuffle((v8u16)a, (v8u16)b,
-				    (v8u16){ 0, 2, 4, 6, 8, 10, 12, 14 });
+				    (v8u16){0, 2, 4, 6, 8, 10, 12, 14});
 #endif
 	memcpy(dst, &h, sizeof(h));
 }
@@ -115,7 +116,8 @@ static void fill16(uint16_t *d, size_t count, uint16_t v)
 		d[i] = v;
 }
 
-/* ---- planning -------------------------------------------------------------- */
+/* ---- planning --------------------------------------------------------------
+ */
 
 /* The chunk sizes worth trying for x tiles are the even splits
  * ceil(x / j): the largest at most limit (>= 1), and the one after v (0
@@ -168,12 +170,15 @@ static double plan_time(const struct ftpu_gemm_plan *p, bool db, size_t mc,
 			size_t ntc)
 {
 	const double n = (double)p->n, KT = (double)p->KT, NT = (double)p->NT;
-	const double mch = (double)div_up(p->M, mc), nbl = (double)div_up(p->NT, ntc);
+	const double mch = (double)div_up(p->M, mc),
+		     nbl = (double)div_up(p->NT, ntc);
 	const double tile = n * n * 2, folds = mch * KT * NT;
 	double in = (double)p->M * KT * n * 2 * nbl +
 		    KT * NT * tile * (p->b_whole ? 1 : mch) +
-		    12 * (mch * nbl * KT * (p->b_whole ? 1 : 2) + 2 * folds + mch * nbl);
-	double out = (double)p->M * NT * n * 4, array = folds * (double)(mc > p->n ? mc : p->n);
+		    12 * (mch * nbl * KT * (p->b_whole ? 1 : 2) + 2 * folds +
+			  mch * nbl);
+	double out = (double)p->M * NT * n * 4,
+	       array = folds * (double)(mc > p->n ? mc : p->n);
 	double block_out = (double)mc * (double)ntc * n * 4;
 	double first_in = (double)mc * KT * n * 2 + KT * (double)ntc * tile;
 	double t = db ? max_d(in + block_out, first_in + out) : in + out;
@@ -183,25 +188,31 @@ static double plan_time(const struct ftpu_gemm_plan *p, bool db, size_t mc,
 /* The best even split for budgets of ub and acc vectors (wm tiles for a
  * B block); *time is its estimate, or < 0 when none fits. Ties go to the
  * larger mc, then to fewer chunks. */
-static void plan_search(struct ftpu_gemm_plan *p, const struct ftpu_gemm_tuning *t,
-			bool db, size_t ub, size_t acc, size_t wm, double *time)
+static void plan_search(struct ftpu_gemm_plan *p,
+			const struct ftpu_gemm_tuning *t, bool db, size_t ub,
+			size_t acc, size_t wm, double *time)
 {
 	const size_t M = p->M, KT = p->KT, NT = p->NT;
 	size_t best_chunks = 0;
 
 	*time = -1;
 	size_t kmax = cap_by(p->b_whole ? ub : min_sz(ub, wm), t->max_ktiles);
-	for (size_t ktc = first_split(KT, kmax); ktc; ktc = next_split(KT, ktc)) {
-		size_t nmax = cap_by(p->b_whole ? acc : min_sz(acc, wm / ktc), t->max_ntiles);
-		for (size_t ntc = first_split(NT, nmax); ntc; ntc = next_split(NT, ntc)) {
+	for (size_t ktc = first_split(KT, kmax); ktc;
+	     ktc = next_split(KT, ktc)) {
+		size_t nmax = cap_by(p->b_whole ? acc : min_sz(acc, wm / ktc),
+				     t->max_ntiles);
+		for (size_t ntc = first_split(NT, nmax); ntc;
+		     ntc = next_split(NT, ntc)) {
 			size_t mc = rows_for(M, ub, acc, ktc, ntc, t->max_rows);
 			if (!mc)
 				continue;
 			double cost = plan_time(p, db, mc, ntc);
-			size_t chunks = div_up(M, mc) * div_up(NT, ntc) * div_up(KT, ktc);
+			size_t chunks = div_up(M, mc) * div_up(NT, ntc) *
+					div_up(KT, ktc);
 			if (*time < 0 || cost < *time ||
 			    (cost == *time &&
-			     (mc > p->mc || (mc == p->mc && chunks < best_chunks)))) {
+			     (mc > p->mc ||
+			      (mc == p->mc && chunks < best_chunks)))) {
 				*time = cost;
 				p->mc = mc, p->ktc = ktc, p->ntc = ntc;
 				best_chunks = chunks;
@@ -242,7 +253,8 @@ int ftpu__gemm_plan(const struct ftpu_gemm_device *d, size_t M, size_t N,
 	plan_search(p, t, false, d->ub, d->acc, T, &t_single);
 	if (!t->no_double_buffer && d->ub >= 2 && d->acc >= 2)
 		plan_search(&db, t, true, d->ub / 2, d->acc / 2, T, &t_db);
-	if (t_db >= 0 && (t_single < 0 || t_db <= t_single || t->force_double_buffer)) {
+	if (t_db >= 0 &&
+	    (t_single < 0 || t_db <= t_single || t->force_double_buffer)) {
 		*p = db;
 		p->db = true;
 		p->ub_alt = (uint32_t)(d->ub / 2);
@@ -253,7 +265,8 @@ int ftpu__gemm_plan(const struct ftpu_gemm_device *d, size_t M, size_t N,
 	/* absurd sizes (valid extents, but more chunks than any memory
 	 * could hold the program of) */
 	if ((double)div_up(M, p->mc) * (double)div_up(NT, p->ntc) *
-		    (double)div_up(KT, p->ktc) > (double)((size_t)1 << 48))
+		    (double)div_up(KT, p->ktc) >
+	    (double)((size_t)1 << 48))
 		return FTPU_ERR_INVALID;
 	p->mchunks = div_up(M, p->mc);
 	p->nblocks = div_up(NT, p->ntc);
@@ -284,7 +297,8 @@ void ftpu__gemm_chunk(const struct ftpu_gemm_plan *p, size_t c,
 	ch->acc = p->db && (block & 1) ? p->acc_alt : 0;
 }
 
-/* ---- packing ------------------------------------------------------------------ */
+/* ---- packing
+ * ------------------------------------------------------------------ */
 
 /* mc UB vectors of A's k-tile kt for rows m0.. into s (mc * n bf16). */
 static void pack_a(const struct ftpu_gemm_plan *p,
@@ -334,7 +348,8 @@ void ftpu__gemm_pack_b(const struct ftpu_gemm_plan *p,
 			fill16(TILE_ROW(k, nt), n, PAD_WEIGHT);
 	if (N % n)
 		for (size_t k = 0; k < K; k++)
-			fill16(TILE_ROW(k, NT - 1) + N % n, n - N % n, PAD_ZERO);
+			fill16(TILE_ROW(k, NT - 1) + N % n, n - N % n,
+			       PAD_ZERO);
 
 	if (!b->trans) { /* op(B)[k][j] = B[k*ld + j] */
 		for (size_t k = 0; k < K; k++) {
@@ -345,7 +360,8 @@ void ftpu__gemm_pack_b(const struct ftpu_gemm_plan *p,
 				if (b->f32)
 					cvt_run(b->f32 + at + nt * n, d, cnt);
 				else
-					memcpy(d, b->bf16 + at + nt * n, cnt * sizeof(*d));
+					memcpy(d, b->bf16 + at + nt * n,
+					       cnt * sizeof(*d));
 			}
 		}
 		return;
@@ -370,7 +386,8 @@ void ftpu__gemm_pack_b(const struct ftpu_gemm_plan *p,
 #undef TILE_ROW
 }
 
-/* ---- hashing ------------------------------------------------------------------- */
+/* ---- hashing
+ * ------------------------------------------------------------------- */
 
 #define H_P1 0x9E3779B185EBCA87ull
 #define H_P2 0xC2B2AE3D27D4EB4Full
@@ -415,7 +432,8 @@ uint64_t ftpu__gemm_hash(const void *data, size_t bytes)
 			v4 = h_round(v4, read64(b + 24));
 			b += 32, left -= 32;
 		} while (left >= 32);
-		h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
+		h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) +
+		    rotl64(v4, 18);
 		h = h_merge(h, v1);
 		h = h_merge(h, v2);
 		h = h_merge(h, v3);
@@ -442,7 +460,8 @@ uint64_t ftpu__gemm_hash(const void *data, size_t bytes)
 	return h;
 }
 
-/* ---- the program ----------------------------------------------------------------- */
+/* ---- the program
+ * ----------------------------------------------------------------- */
 
 /* Words of a HOST_READ of rows bf16 vectors (in pieces of MAX_N). */
 static size_t read_words(const struct ftpu_gemm_plan *p, size_t rows)
@@ -451,8 +470,8 @@ static size_t read_words(const struct ftpu_gemm_plan *p, size_t rows)
 }
 
 /* Whether chunk ch sends B tiles with its k-tiles. */
-static bool b_due(const struct ftpu_gemm_plan *p, const struct ftpu_gemm_chunk *ch,
-		  bool send_b)
+static bool b_due(const struct ftpu_gemm_plan *p,
+		  const struct ftpu_gemm_chunk *ch, bool send_b)
 {
 	return p->b_whole ? send_b && ch->m0 == 0 : true;
 }
@@ -481,7 +500,8 @@ size_t ftpu__gemm_words(const struct ftpu_gemm_plan *p, size_t c0, size_t c1,
 
 	for (size_t c = c0; c < c1; c++) {
 		ftpu__gemm_chunk(p, c, &ch);
-		words += chunk_words(p, &ch, send_b) + (ch.last_k ? write_words(&ch) : 0);
+		words += chunk_words(p, &ch, send_b) +
+			 (ch.last_k ? write_words(&ch) : 0);
 	}
 	return words;
 }
@@ -494,7 +514,8 @@ size_t ftpu__gemm_batch_end(const struct ftpu_gemm_plan *p, size_t c0,
 
 	while (c < p->chunks) {
 		ftpu__gemm_chunk(p, c, &ch);
-		size_t w = chunk_words(p, &ch, send_b) + (ch.last_k ? write_words(&ch) : 0);
+		size_t w = chunk_words(p, &ch, send_b) +
+			   (ch.last_k ? write_words(&ch) : 0);
 		if (c > c0 && words + w > budget)
 			break;
 		words += w;
@@ -531,11 +552,13 @@ static void put_instr(struct writer *o, unsigned op, unsigned flags, size_t n,
 
 /* HOST_READ of rows bf16 vectors from v into mem at addr, in pieces. */
 static void put_read(struct writer *o, const struct ftpu_gemm_plan *p,
-		     unsigned mem, uint32_t addr, const uint16_t *v, size_t rows)
+		     unsigned mem, uint32_t addr, const uint16_t *v,
+		     size_t rows)
 {
 	for (size_t done = 0; done < rows;) {
 		size_t piece = min_sz(rows - done, MAX_N);
-		put_instr(o, FTPU_OP_HOST_READ, mem, piece, addr + (uint32_t)done, 0);
+		put_instr(o, FTPU_OP_HOST_READ, mem, piece,
+			  addr + (uint32_t)done, 0);
 		put_pairs(o->w + o->at, v + done * p->n, piece * p->n);
 		o->at += piece * p->n / 2;
 		done += piece;
@@ -560,7 +583,7 @@ size_t ftpu__gemm_emit(const struct ftpu_gemm_plan *p,
 		       uint32_t *w)
 {
 	const size_t n = p->n, NT = p->NT;
-	struct writer o = { w, 0 };
+	struct writer o = {w, 0};
 	struct ftpu_gemm_chunk ch, pending;
 	bool have_pending = false;
 
@@ -573,13 +596,17 @@ size_t ftpu__gemm_emit(const struct ftpu_gemm_plan *p,
 
 			pack_a(p, a, ch.m0, ch.mc, kt, scratch);
 			put_read(&o, p, FTPU_MEM_UB, ub, scratch, ch.mc);
-			/* the k-tile's row of B tiles: contiguous in the image */
-			uint32_t wm = (uint32_t)((p->b_whole ? kt * NT + ch.nt0 :
-							       i * ch.ntc) * n);
+			/* the k-tile's row of B tiles: contiguous in the image
+			 */
+			uint32_t wm = (uint32_t)((p->b_whole ? kt * NT + ch.nt0
+							     : i * ch.ntc) *
+						 n);
 			if (due)
 				put_read(&o, p, FTPU_MEM_WM, wm,
-					 image + (kt * NT + ch.nt0) * n * n, ch.ntc * n);
-			unsigned flags = FTPU_MATMUL_SWAP | (kt ? FTPU_MATMUL_ACCUMULATE : 0);
+					 image + (kt * NT + ch.nt0) * n * n,
+					 ch.ntc * n);
+			unsigned flags = FTPU_MATMUL_SWAP |
+					 (kt ? FTPU_MATMUL_ACCUMULATE : 0);
 			for (size_t j = 0; j < ch.ntc; j++) {
 				put_instr(&o, FTPU_OP_LOAD_WEIGHTS, 0, 1,
 					  wm + (uint32_t)(j * n), 0);
@@ -622,8 +649,10 @@ void ftpu__gemm_store(const struct ftpu_gemm_plan *p, const uint32_t *data,
 		for (size_t m = 0; m < ch.mc; m++) {
 			float *dst_row = c + (ch.m0 + m) * ldc;
 			for (size_t j = 0; j < ch.ntc; j++) {
-				size_t j0 = (ch.nt0 + j) * n, cnt = min_sz(n, N - j0);
-				const uint32_t *src = data + off + (j * ch.mc + m) * n;
+				size_t j0 = (ch.nt0 + j) * n,
+				       cnt = min_sz(n, N - j0);
+				const uint32_t *src =
+					data + off + (j * ch.mc + m) * n;
 				float *dst = dst_row + j0;
 				if (exact) {
 					memcpy(dst, src, cnt * sizeof(*dst));
@@ -632,8 +661,11 @@ void ftpu__gemm_store(const struct ftpu_gemm_plan *p, const uint32_t *data,
 				for (size_t i = 0; i < cnt; i++) {
 					float r;
 					memcpy(&r, &src[i], sizeof(r));
-					dst[i] = beta == 0.0f ? alpha * r :
-								alpha * r + beta * dst[i];
+					dst[i] =
+						beta == 0.0f
+							? alpha * r
+							: alpha * r +
+								  beta * dst[i];
 				}
 			}
 		}

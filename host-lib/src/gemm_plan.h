@@ -66,10 +66,12 @@ struct ftpu_gemm_tuning {
 	bool no_double_buffer; /* one region per memory, writes not delayed */
 	bool force_double_buffer; /* double buffer whenever UB and ACC can be
 				   * halved, not only when estimated faster */
-	size_t max_rows;       /* at most this many rows of A per chunk */
-	size_t max_ktiles;     /* at most this many k-tiles per chunk */
-	size_t max_ntiles;     /* at most this many n-tiles per chunk */
-	size_t batch_words;    /* program words per ftpu__execute (0: default) */
+	size_t max_rows;	  /* at most this many rows of A per chunk */
+	size_t max_ktiles;	  /* at most this many k-tiles per chunk */
+	size_t max_ntiles;	  /* at most this many n-tiles per chunk */
+	size_t batch_words; /* program words per ftpu__execute (0: default) */
+	bool inject_fault;  /* tests: the last program ends with an
+			     * unknown opcode, so the device faults */
 };
 extern struct ftpu_gemm_tuning ftpu__gemm_tuning;
 
@@ -80,22 +82,22 @@ extern struct ftpu_gemm_tuning ftpu__gemm_tuning;
 /* The device memories a plan uses (ftpu_device_info, or a test's
  * ftpu_ref_device_config). */
 struct ftpu_gemm_device {
-	size_t n;        /* ROWS = COLS, even */
-	size_t ub;       /* UB vectors */
-	size_t acc;      /* ACC vectors */
+	size_t n;	 /* ROWS = COLS, even */
+	size_t ub;	 /* UB vectors */
+	size_t acc;	 /* ACC vectors */
 	size_t wm_tiles; /* WM tiles (rows / n) */
 };
 
 struct ftpu_gemm_plan {
-	size_t n;                   /* array size */
-	size_t M, N, K, KT, NT;     /* the GEMM; KT, NT tiles */
-	size_t mc, ntc, ktc;        /* chunk sizes; the last of each may be less */
+	size_t n;		/* array size */
+	size_t M, N, K, KT, NT; /* the GEMM; KT, NT tiles */
+	size_t mc, ntc, ktc;	/* chunk sizes; the last of each may be less */
 	size_t mchunks, nblocks, kblocks, chunks;
-	bool b_whole;               /* B sits whole at WM rows [0, KT*NT*n) */
-	bool db;                    /* double buffered */
-	uint32_t ub_alt, acc_alt;   /* base of the second half (db) */
-	size_t image_elems;         /* bf16 elements of the B image */
-	size_t data_words;          /* DATA words the whole GEMM sends: M*NT*n */
+	bool b_whole;		  /* B sits whole at WM rows [0, KT*NT*n) */
+	bool db;		  /* double buffered */
+	uint32_t ub_alt, acc_alt; /* base of the second half (db) */
+	size_t image_elems;	  /* bf16 elements of the B image */
+	size_t data_words;	  /* DATA words the whole GEMM sends: M*NT*n */
 };
 
 /* One operand as the caller stores it: f32 or bf16 (the other NULL),
@@ -108,12 +110,14 @@ struct ftpu_gemm_operand {
 };
 
 /*
- * Chooses chunk sizes for M x K x N on d: the least estimated link bytes
- * plus array cycles among the even splits that fit the memories (half of
- * each when double buffered). t may be NULL (no limits). Returns FTPU_OK,
- * FTPU_ERR_INVALID for zero sizes or sizes whose B image or results would
- * overflow size_t, FTPU_ERR_UNSUPPORTED for a device without the memories
- * for one tile (n odd or 0, a memory of 0).
+ * Chooses chunk sizes for M x K x N on d: among the even splits that fit
+ * the memories (UB and ACC halved when double buffered), the least
+ * estimated time (link bytes both ways, instructions, array cycles, what
+ * overlaps: gemm_plan.c, plan_time), single or double buffered as t allows
+ * (NULL: no limits). Returns FTPU_OK, FTPU_ERR_INVALID for zero sizes,
+ * sizes whose B image or results would overflow size_t or that need more
+ * than 2^48 chunks, FTPU_ERR_UNSUPPORTED for a device without the
+ * memories for one tile (n odd or 0, a memory of 0).
  */
 int ftpu__gemm_plan(const struct ftpu_gemm_device *d, size_t M, size_t N,
 		    size_t K, const struct ftpu_gemm_tuning *t,
@@ -122,9 +126,9 @@ int ftpu__gemm_plan(const struct ftpu_gemm_device *d, size_t M, size_t N,
 /* Chunk c (0 <= c < p->chunks) of the plan, in program order. */
 struct ftpu_gemm_chunk {
 	size_t m0, mc, nt0, ntc, kt0, ktc;
-	size_t block;       /* output block: c / kblocks */
-	bool last_k;        /* the block's last k-block: its results are due */
-	uint32_t ub, acc;   /* UB and ACC base (its halves) */
+	size_t block;	  /* output block: c / kblocks */
+	bool last_k;	  /* the block's last k-block: its results are due */
+	uint32_t ub, acc; /* UB and ACC base (its halves) */
 };
 void ftpu__gemm_chunk(const struct ftpu_gemm_plan *p, size_t c,
 		      struct ftpu_gemm_chunk *ch);

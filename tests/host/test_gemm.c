@@ -44,7 +44,8 @@ static float rand_f32(unsigned special_pm)
 	if (rng_below(&rng, 1000) < special_pm)
 		u = f32_specials[rng_below(&rng, N_F32_SPECIALS)];
 	else
-		u = (rng_u32(&rng) & 0x807fffffu) | (118 + rng_below(&rng, 18)) << 23;
+		u = (rng_u32(&rng) & 0x807fffffu) | (118 + rng_below(&rng, 18))
+							    << 23;
 	memcpy(&f, &u, sizeof(f));
 	return f;
 }
@@ -86,12 +87,14 @@ static void mat_init(struct mat *x, size_t rows, size_t cols, size_t pad,
 		x->h = malloc(count * sizeof(*x->h));
 		assert_non_null(x->h);
 		for (size_t i = 0; i < count; i++)
-			x->h[i] = i % x->ld < cols ? rand_bf16(special_pm) : 0x7fc1;
+			x->h[i] = i % x->ld < cols ? rand_bf16(special_pm)
+						   : 0x7fc1;
 	} else {
 		x->f = malloc(count * sizeof(*x->f));
 		assert_non_null(x->f);
 		for (size_t i = 0; i < count; i++)
-			x->f[i] = i % x->ld < cols ? rand_f32(special_pm) : bits_f32(0x7fc00001u);
+			x->f[i] = i % x->ld < cols ? rand_f32(special_pm)
+						   : bits_f32(0x7fc00001u);
 	}
 }
 
@@ -112,7 +115,9 @@ static uint16_t *op_bf16(const struct mat *x, bool trans)
 	for (size_t i = 0; i < r; i++)
 		for (size_t j = 0; j < c; j++) {
 			size_t at = trans ? j * x->ld + i : i * x->ld + j;
-			o[i * c + j] = x->h ? x->h[at] : ftpu_f32_to_bf16(f32_bits(x->f[at]));
+			o[i * c + j] =
+				x->h ? x->h[at]
+				     : ftpu_f32_to_bf16(f32_bits(x->f[at]));
 		}
 	return o;
 }
@@ -144,7 +149,8 @@ static size_t check_c(const float *c, size_t ldc, const uint32_t *R,
 				break;
 			uint32_t want;
 			if (j >= N)
-				want = f32_bits(c0[at]); /* padding: untouched */
+				want = f32_bits(
+					c0[at]); /* padding: untouched */
 			else if (alpha == 1.0f && beta == 0.0f)
 				want = R[i * N + j];
 			else if (beta == 0.0f)
@@ -153,13 +159,15 @@ static size_t check_c(const float *c, size_t ldc, const uint32_t *R,
 				want = f32_bits(alpha * bits_f32(R[i * N + j]) +
 						beta * c0[at]);
 			if (f32_bits(c[at]) != want && bad++ < 5)
-				fprintf(stderr, "%s: C[%zu][%zu] = %08x, want %08x\n",
+				fprintf(stderr,
+					"%s: C[%zu][%zu] = %08x, want %08x\n",
 					what, i, j, f32_bits(c[at]), want);
 		}
 	return bad;
 }
 
-/* ---- the planner on the C model ------------------------------------------- */
+/* ---- the planner on the C model -------------------------------------------
+ */
 
 static void small_config(struct ftpu_ref_device_config *cfg, unsigned n,
 			 uint32_t ub, uint32_t acc, uint32_t tiles)
@@ -169,21 +177,20 @@ static void small_config(struct ftpu_ref_device_config *cfg, unsigned n,
 	cfg->wm_rows = tiles * n;
 }
 
-static struct ftpu_gemm_device gemm_device(const struct ftpu_ref_device_config *cfg)
+static struct ftpu_gemm_device
+gemm_device(const struct ftpu_ref_device_config *cfg)
 {
-	return (struct ftpu_gemm_device){ .n = cfg->n, .ub = cfg->ub_vectors,
-					  .acc = cfg->acc_vectors,
-					  .wm_tiles = cfg->wm_rows / cfg->n };
+	return (struct ftpu_gemm_device){.n = cfg->n,
+					 .ub = cfg->ub_vectors,
+					 .acc = cfg->acc_vectors,
+					 .wm_tiles = cfg->wm_rows / cfg->n};
 }
 
-/* Opens the C model with cfg. An INFO request first: the model's output
- * buffer exists from then on (ftpu_ref_device_read memcpy's from it even
- * when it has nothing, which UBSan rejects while it is still NULL). */
-static void open_model(struct dh_host *h, const struct ftpu_ref_device_config *cfg)
+/* Opens the C model with cfg. */
+static void open_model(struct dh_host *h,
+		       const struct ftpu_ref_device_config *cfg)
 {
 	assert_int_equal(dh_host_open(h, cfg), FTPU_OK);
-	assert_true(dh_host_control(h, FTPU_LINK_OP_INFO));
-	dh_host_clear(h);
 }
 
 /* Sends words as one program to the C model; the DATA words into out. No
@@ -194,10 +201,12 @@ static void run_words(struct dh_host *h, const uint32_t *w, size_t n,
 	dh_host_clear(h);
 	assert_true(dh_host_program(h, w, n, FTPU_LINK_MAX_PAYLOAD, NULL));
 	assert_true(dh_host_wait(h));
-	const struct dh_frames *fs = dh_dev_frames(&h->dev[0], DH_CLASS_PROGRAM);
+	const struct dh_frames *fs =
+		dh_dev_frames(&h->dev[0], DH_CLASS_PROGRAM);
 	for (size_t i = 0; i < fs->n; i++) {
 		if (fs->f[i].type == FTPU_LINK_EVENT)
-			fprintf(stderr, "fault %u at instruction %u (word %#x)\n",
+			fprintf(stderr,
+				"fault %u at instruction %u (word %#x)\n",
 				fs->f[i].payload[2], fs->f[i].payload[1],
 				fs->f[i].payload[3]);
 		assert_int_equal(fs->f[i].type, FTPU_LINK_DATA);
@@ -217,17 +226,18 @@ static bool run_plan(struct dh_host *h, const struct ftpu_gemm_tuning *t,
 	const struct ftpu_gemm_device d = gemm_device(dh_host_cfg(h));
 	struct ftpu_gemm_plan p;
 	assert_int_equal(ftpu__gemm_plan(&d, M, N, K, t, &p), FTPU_OK);
-	const struct ftpu_gemm_operand oa = { a->f, a->h, a->ld, ta };
-	const struct ftpu_gemm_operand ob = { b->f, b->h, b->ld, tb };
+	const struct ftpu_gemm_operand oa = {a->f, a->h, a->ld, ta};
+	const struct ftpu_gemm_operand ob = {b->f, b->h, b->ld, tb};
 	uint16_t *image = malloc(p.image_elems * sizeof(*image));
 	uint16_t *scratch = malloc(p.mc * p.n * sizeof(*scratch));
 	uint32_t *data = malloc(p.data_words * sizeof(*data));
 	assert_true(image && scratch && data);
 	ftpu__gemm_pack_b(&p, &ob, image);
 
-	struct dh_words out = { 0 };
-	size_t at = 0, sent = 0, budget = t && t->batch_words ? t->batch_words :
-								 FTPU_GEMM_BATCH_WORDS;
+	struct dh_words out = {0};
+	size_t at = 0, sent = 0,
+	       budget = t && t->batch_words ? t->batch_words
+					    : FTPU_GEMM_BATCH_WORDS;
 	for (size_t c0 = 0; c0 < p.chunks;) {
 		size_t c1 = ftpu__gemm_batch_end(&p, c0, send_b, budget);
 		assert_true(c1 > c0 && c1 <= p.chunks);
@@ -237,7 +247,8 @@ static bool run_plan(struct dh_host *h, const struct ftpu_gemm_tuning *t,
 		assert_non_null(w);
 		w[nw] = 0xfeedf00d;
 		assert_int_equal(ftpu__gemm_emit(&p, &oa, image, send_b, c0, c1,
-						 scratch, w), nw);
+						 scratch, w),
+				 nw);
 		assert_int_equal(w[nw], 0xfeedf00d);
 		run_words(h, w, nw, &out);
 		assert_int_equal(out.n, ftpu__gemm_data_words(&p, c0, c1));
@@ -260,9 +271,11 @@ static bool run_plan(struct dh_host *h, const struct ftpu_gemm_tuning *t,
 
 /* Every chunk inside the memories, and the chunks cover every (row,
  * n-tile, k-tile) once. */
-static void check_plan(const struct ftpu_gemm_device *d, const struct ftpu_gemm_plan *p)
+static void check_plan(const struct ftpu_gemm_device *d,
+		       const struct ftpu_gemm_plan *p)
 {
-	size_t ub = p->db ? d->ub / 2 : d->ub, acc = p->db ? d->acc / 2 : d->acc;
+	size_t ub = p->db ? d->ub / 2 : d->ub,
+	       acc = p->db ? d->acc / 2 : d->acc;
 	uint64_t folds = 0;
 	const bool all = p->chunks <= 200000;
 	assert_true(p->mc >= 1 && p->mc <= 65535);
@@ -285,14 +298,15 @@ static void check_plan(const struct ftpu_gemm_device *d, const struct ftpu_gemm_
 	assert_true(!all || folds == (uint64_t)p->M * p->NT * p->KT);
 }
 
-/* ---- tests: pieces ------------------------------------------------------------ */
+/* ---- tests: pieces
+ * ------------------------------------------------------------ */
 
 /* The inlined conversion is ftpu_f32_to_bf16 on every sign/exponent/high
  * fraction pattern with the low 16 bits at the rounding boundaries. */
 static void test_gemm_convert(void **state)
 {
-	static const uint32_t low[] = { 0x0000, 0x0001, 0x7fff, 0x8000,
-					0x8001, 0xffff, 0x1234, 0xc000 };
+	static const uint32_t low[] = {0x0000, 0x0001, 0x7fff, 0x8000,
+				       0x8001, 0xffff, 0x1234, 0xc000};
 	enum { L = sizeof(low) / sizeof(low[0]) };
 	float in[L];
 	uint16_t out[L];
@@ -303,8 +317,9 @@ static void test_gemm_convert(void **state)
 		ftpu__gemm_pack_f32(in, out, L);
 		for (size_t i = 0; i < L; i++)
 			if (out[i] != ftpu_f32_to_bf16(f32_bits(in[i])))
-				fail_msg("%08x -> %04x, want %04x", f32_bits(in[i]),
-					 out[i], ftpu_f32_to_bf16(f32_bits(in[i])));
+				fail_msg("%08x -> %04x, want %04x",
+					 f32_bits(in[i]), out[i],
+					 ftpu_f32_to_bf16(f32_bits(in[i])));
 	}
 	/* random bits through the vector path (8 at a time) and the tail */
 	float r[11];
@@ -314,7 +329,8 @@ static void test_gemm_convert(void **state)
 			r[j] = bits_f32(rng_u32(&rng));
 		ftpu__gemm_pack_f32(r, o, 11);
 		for (size_t j = 0; j < 11; j++)
-			assert_int_equal(o[j], ftpu_f32_to_bf16(f32_bits(r[j])));
+			assert_int_equal(o[j],
+					 ftpu_f32_to_bf16(f32_bits(r[j])));
 	}
 }
 
@@ -334,11 +350,13 @@ static void test_gemm_hash(void **state)
 	}
 	for (size_t len = 0; len < sizeof(buf); len++)
 		for (size_t len2 = len + 1; len2 <= sizeof(buf); len2 += 7)
-			assert_true(ftpu__gemm_hash(buf, len) != ftpu__gemm_hash(buf, len2));
+			assert_true(ftpu__gemm_hash(buf, len) !=
+				    ftpu__gemm_hash(buf, len2));
 	/* zeros of different lengths (a padded image against a shorter one) */
 	static const uint8_t zero[64];
 	for (size_t len = 0; len < 64; len++)
-		assert_true(ftpu__gemm_hash(zero, len) != ftpu__gemm_hash(zero, len + 1));
+		assert_true(ftpu__gemm_hash(zero, len) !=
+			    ftpu__gemm_hash(zero, len + 1));
 }
 
 /* Plans for many devices and shapes stay inside the memories and cover
@@ -346,51 +364,67 @@ static void test_gemm_hash(void **state)
 static void test_gemm_plan_fits(void **state)
 {
 	static const struct ftpu_gemm_device devs[] = {
-		{ 16, 4096, 4096, 1024 }, { 4, 64, 32, 8 }, { 2, 7, 5, 3 },
-		{ 8, 100, 50, 16 }, { 2, 1, 1, 1 }, { 4, 3, 2, 1 },
-		{ 16, 65536, 65536, 4096 }, { 256, 300, 200, 2 },
+		{16, 4096, 4096, 1024},	  {4, 64, 32, 8},     {2, 7, 5, 3},
+		{8, 100, 50, 16},	  {2, 1, 1, 1},	      {4, 3, 2, 1},
+		{16, 65536, 65536, 4096}, {256, 300, 200, 2},
 	};
 	(void)state;
 	for (size_t di = 0; di < sizeof(devs) / sizeof(devs[0]); di++)
 		for (int i = 0; i < 300; i++) {
-			struct ftpu_gemm_tuning t = { 0 };
+			struct ftpu_gemm_tuning t = {0};
 			struct ftpu_gemm_plan p;
 			size_t M = 1 + rng_below(&rng, i % 3 ? 300 : 100000);
 			size_t N = 1 + rng_below(&rng, i % 5 ? 300 : 5000);
 			size_t K = 1 + rng_below(&rng, i % 7 ? 300 : 5000);
 			t.no_double_buffer = i % 4 == 0;
 			t.max_rows = i % 6 == 1 ? 1 + rng_below(&rng, 50) : 0;
-			assert_int_equal(ftpu__gemm_plan(&devs[di], M, N, K, &t, &p), FTPU_OK);
+			assert_int_equal(
+				ftpu__gemm_plan(&devs[di], M, N, K, &t, &p),
+				FTPU_OK);
 			check_plan(&devs[di], &p);
 			if (t.max_rows)
 				assert_true(p.mc <= t.max_rows);
-			assert_int_equal(p.b_whole, p.KT * p.NT <= devs[di].wm_tiles);
+			assert_int_equal(p.b_whole,
+					 p.KT * p.NT <= devs[di].wm_tiles);
 		}
 	/* the training demo's shapes keep B whole and need few chunks */
 	struct ftpu_gemm_plan p;
-	assert_int_equal(ftpu__gemm_plan(&devs[0], 128, 128, 784, NULL, &p), FTPU_OK);
+	assert_int_equal(ftpu__gemm_plan(&devs[0], 128, 128, 784, NULL, &p),
+			 FTPU_OK);
 	assert_true(p.b_whole && p.db);
 	assert_true(p.chunks <= 8);
 	/* huge shapes plan at once (the search walks even splits only), and
 	 * absurd ones are refused */
-	assert_int_equal(ftpu__gemm_plan(&devs[0], 1, (size_t)1 << 24, (size_t)1 << 24,
-					 NULL, &p), FTPU_OK);
+	assert_int_equal(ftpu__gemm_plan(&devs[0], 1, (size_t)1 << 24,
+					 (size_t)1 << 24, NULL, &p),
+			 FTPU_OK);
 	check_plan(&devs[0], &p);
-	assert_int_equal(ftpu__gemm_plan(&devs[4], 200000, 200000, 200000, NULL, &p),
+	assert_int_equal(
+		ftpu__gemm_plan(&devs[4], 200000, 200000, 200000, NULL, &p),
+		FTPU_ERR_INVALID);
+	assert_int_equal(ftpu__gemm_plan(&devs[0], (size_t)1 << 30,
+					 (size_t)1 << 30, (size_t)1 << 30, NULL,
+					 &p),
 			 FTPU_ERR_INVALID);
-	assert_int_equal(ftpu__gemm_plan(&devs[0], (size_t)1 << 30, (size_t)1 << 30,
-					 (size_t)1 << 30, NULL, &p), FTPU_ERR_INVALID);
 	/* bad sizes and devices */
-	assert_int_equal(ftpu__gemm_plan(&devs[0], 0, 1, 1, NULL, &p), FTPU_ERR_INVALID);
-	assert_int_equal(ftpu__gemm_plan(&devs[0], 1, 0, 1, NULL, &p), FTPU_ERR_INVALID);
-	assert_int_equal(ftpu__gemm_plan(&devs[0], 1, 1, 0, NULL, &p), FTPU_ERR_INVALID);
-	assert_int_equal(ftpu__gemm_plan(&devs[0], 1, SIZE_MAX, SIZE_MAX, NULL, &p),
+	assert_int_equal(ftpu__gemm_plan(&devs[0], 0, 1, 1, NULL, &p),
 			 FTPU_ERR_INVALID);
-	assert_int_equal(ftpu__gemm_plan(&devs[0], SIZE_MAX, SIZE_MAX / 64, 1, NULL, &p),
+	assert_int_equal(ftpu__gemm_plan(&devs[0], 1, 0, 1, NULL, &p),
 			 FTPU_ERR_INVALID);
-	const struct ftpu_gemm_device odd = { 3, 10, 10, 10 }, none = { 4, 0, 10, 10 };
-	assert_int_equal(ftpu__gemm_plan(&odd, 1, 1, 1, NULL, &p), FTPU_ERR_UNSUPPORTED);
-	assert_int_equal(ftpu__gemm_plan(&none, 1, 1, 1, NULL, &p), FTPU_ERR_UNSUPPORTED);
+	assert_int_equal(ftpu__gemm_plan(&devs[0], 1, 1, 0, NULL, &p),
+			 FTPU_ERR_INVALID);
+	assert_int_equal(
+		ftpu__gemm_plan(&devs[0], 1, SIZE_MAX, SIZE_MAX, NULL, &p),
+		FTPU_ERR_INVALID);
+	assert_int_equal(
+		ftpu__gemm_plan(&devs[0], SIZE_MAX, SIZE_MAX / 64, 1, NULL, &p),
+		FTPU_ERR_INVALID);
+	const struct ftpu_gemm_device odd = {3, 10, 10, 10},
+				      none = {4, 0, 10, 10};
+	assert_int_equal(ftpu__gemm_plan(&odd, 1, 1, 1, NULL, &p),
+			 FTPU_ERR_UNSUPPORTED);
+	assert_int_equal(ftpu__gemm_plan(&none, 1, 1, 1, NULL, &p),
+			 FTPU_ERR_UNSUPPORTED);
 }
 
 /* Random GEMMs on small devices, where M, N and K all need chunks and B
@@ -398,39 +432,49 @@ static void test_gemm_plan_fits(void **state)
  * buffering, in one or many programs. */
 static void test_gemm_plan_small_devices(void **state)
 {
-	static const uint32_t shapes[][4] = { /* n, ub, acc, tiles */
-		{ 4, 64, 32, 8 }, { 2, 7, 5, 3 }, { 8, 100, 50, 16 },
-		{ 2, 1, 1, 1 }, { 4, 40, 40, 2 }, { 16, 4096, 4096, 1024 },
+	static const uint32_t shapes[][4] = {
+		/* n, ub, acc, tiles */
+		{4, 64, 32, 8}, {2, 7, 5, 3},	{8, 100, 50, 16},
+		{2, 1, 1, 1},	{4, 40, 40, 2}, {16, 4096, 4096, 1024},
 	};
 	(void)state;
 	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
 		struct ftpu_ref_device_config cfg;
 		struct dh_host h;
-		small_config(&cfg, shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3]);
+		small_config(&cfg, shapes[s][0], shapes[s][1], shapes[s][2],
+			     shapes[s][3]);
 		open_model(&h, &cfg);
 		for (int i = 0; i < 24; i++) {
-			size_t M = 1 + rng_below(&rng, 90), N = 1 + rng_below(&rng, 70);
+			size_t M = 1 + rng_below(&rng, 90),
+			       N = 1 + rng_below(&rng, 70);
 			size_t K = 1 + rng_below(&rng, 70);
 			bool ta = i & 1, tb = i & 2, bf = i & 4;
-			struct ftpu_gemm_tuning t = { 0 };
+			struct ftpu_gemm_tuning t = {0};
 			t.no_double_buffer = i % 5 == 0;
 			t.force_double_buffer = i % 5 == 1 || i % 5 == 2;
-			t.batch_words = i % 3 == 0 ? 1 + rng_below(&rng, 2000) : 0;
+			t.batch_words =
+				i % 3 == 0 ? 1 + rng_below(&rng, 2000) : 0;
 			t.max_rows = i % 7 == 0 ? 1 + rng_below(&rng, 10) : 0;
 			struct mat a, b;
-			mat_init(&a, ta ? K : M, ta ? M : K, rng_below(&rng, 3), bf, 5);
-			mat_init(&b, tb ? N : K, tb ? K : N, rng_below(&rng, 3), bf, 5);
+			mat_init(&a, ta ? K : M, ta ? M : K, rng_below(&rng, 3),
+				 bf, 5);
+			mat_init(&b, tb ? N : K, tb ? K : N, rng_below(&rng, 3),
+				 bf, 5);
 			float *C = malloc(M * N * sizeof(*C));
 			assert_non_null(C);
-			bool db = run_plan(&h, &t, &a, ta, &b, tb, M, N, K, true, C);
-			assert_true(db == (!t.no_double_buffer && cfg.ub_vectors >= 2 &&
+			bool db = run_plan(&h, &t, &a, ta, &b, tb, M, N, K,
+					   true, C);
+			assert_true(db == (!t.no_double_buffer &&
+					   cfg.ub_vectors >= 2 &&
 					   cfg.acc_vectors >= 2 &&
 					   (t.force_double_buffer || db)));
 			uint32_t *R = reference(&a, ta, &b, tb, M, N, K);
 			char what[96];
-			snprintf(what, sizeof(what), "n=%u %zux%zux%zu ta%d tb%d bf%d db%d",
-				 cfg.n, M, K, N, ta, tb, bf, !t.no_double_buffer);
-			assert_int_equal(check_c(C, N, R, C, M, N, 1.0f, 0.0f, what), 0);
+			snprintf(what, sizeof(what),
+				 "n=%u %zux%zux%zu ta%d tb%d bf%d db%d", cfg.n,
+				 M, K, N, ta, tb, bf, !t.no_double_buffer);
+			assert_int_equal(
+				check_c(C, N, R, C, M, N, 1.0f, 0.0f, what), 0);
 			free(R);
 			free(C);
 			mat_free(&a);
@@ -483,23 +527,25 @@ static void test_gemm_plan_resident_and_limits(void **state)
 		size_t M, N, K;
 		bool db;
 	} big[] = {
-		{ 16, 65536, 65536, 1, 80000, 2, false },
-		{ 64, 65536, 65536, 2, 65536, 2, false },
-		{ 65536, 65536, 4, 65536, 2, 2, false },
-		{ 65536, 65536, 4, 65536, 2, 2, true },
+		{16, 65536, 65536, 1, 80000, 2, false},
+		{64, 65536, 65536, 2, 65536, 2, false},
+		{65536, 65536, 4, 65536, 2, 2, false},
+		{65536, 65536, 4, 65536, 2, 2, true},
 	};
 	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
-		struct ftpu_gemm_tuning t = { .no_double_buffer = !big[i].db };
+		struct ftpu_gemm_tuning t = {.no_double_buffer = !big[i].db};
 		small_config(&cfg, 2, big[i].ub, big[i].acc, big[i].tiles);
 		open_model(&h, &cfg);
 		mat_init(&a, big[i].M, big[i].K, 0, true, 0);
 		mat_init(&b, big[i].K, big[i].N, 0, true, 0);
 		C = malloc(big[i].M * big[i].N * sizeof(*C));
-		run_plan(&h, &t, &a, false, &b, false, big[i].M, big[i].N, big[i].K,
-			 true, C);
-		R = reference(&a, false, &b, false, big[i].M, big[i].N, big[i].K);
-		assert_int_equal(check_c(C, big[i].N, R, C, big[i].M, big[i].N, 1.0f,
-					 0.0f, "65535"), 0);
+		run_plan(&h, &t, &a, false, &b, false, big[i].M, big[i].N,
+			 big[i].K, true, C);
+		R = reference(&a, false, &b, false, big[i].M, big[i].N,
+			      big[i].K);
+		assert_int_equal(check_c(C, big[i].N, R, C, big[i].M, big[i].N,
+					 1.0f, 0.0f, "65535"),
+				 0);
 		free(R);
 		free(C);
 		mat_free(&a);
@@ -508,7 +554,8 @@ static void test_gemm_plan_resident_and_limits(void **state)
 	}
 }
 
-/* ---- tests: the public API on "ref" ---------------------------------------------- */
+/* ---- tests: the public API on "ref"
+ * ---------------------------------------------- */
 
 static int open_ref(void **state)
 {
@@ -531,26 +578,27 @@ static int close_ref(void **state)
 /* One GEMM through the API against the reference. C starts as NaN
  * garbage when beta == 0 (it must not be read). Returns the stats. */
 static struct ftpu_stats api_gemm(ftpu_device *dev, bool ta, bool tb, size_t M,
-				  size_t N, size_t K, size_t pad, bool bf, float alpha,
-				  float beta, unsigned special_pm)
+				  size_t N, size_t K, size_t pad, bool bf,
+				  float alpha, float beta, unsigned special_pm)
 {
 	struct mat a, b;
 	struct ftpu_stats st;
 	size_t ldc = N + pad;
 	mat_init(&a, ta ? K : M, ta ? M : K, pad, bf, special_pm);
 	mat_init(&b, tb ? N : K, tb ? K : N, (pad * 3) % 5, bf, special_pm);
-	float *c = malloc(M * ldc * sizeof(*c)), *c0 = malloc(M * ldc * sizeof(*c0));
+	float *c = malloc(M * ldc * sizeof(*c)),
+	      *c0 = malloc(M * ldc * sizeof(*c0));
 	assert_true(c && c0);
 	for (size_t i = 0; i < M * ldc; i++)
 		c0[i] = beta == 0.0f ? bits_f32(0xffc12345u) : rand_f32(0);
 	memcpy(c, c0, M * ldc * sizeof(*c));
-	int ret = bf ? ftpu_gemm_bf16(dev, ta, tb, M, N, K, alpha, a.h, a.ld, b.h,
-				      b.ld, beta, c, ldc) :
-		       ftpu_gemm(dev, ta, tb, M, N, K, alpha, a.f, a.ld, b.f, b.ld,
-				 beta, c, ldc);
+	int ret = bf ? ftpu_gemm_bf16(dev, ta, tb, M, N, K, alpha, a.h, a.ld,
+				      b.h, b.ld, beta, c, ldc)
+		     : ftpu_gemm(dev, ta, tb, M, N, K, alpha, a.f, a.ld, b.f,
+				 b.ld, beta, c, ldc);
 	if (ret)
-		fail_msg("gemm %zux%zux%zu: %s: %s", M, K, N, ftpu_strerror(ret),
-			 ftpu_last_error(dev));
+		fail_msg("gemm %zux%zux%zu: %s: %s", M, K, N,
+			 ftpu_strerror(ret), ftpu_last_error(dev));
 	uint32_t *R = reference(&a, ta, &b, tb, M, N, K);
 	char what[128];
 	snprintf(what, sizeof(what), "%s %zux%zux%zu ta%d tb%d pad%zu a%g b%g",
@@ -568,9 +616,12 @@ static struct ftpu_stats api_gemm(ftpu_device *dev, bool ta, bool tb, size_t M,
 static size_t rand_dim(void)
 {
 	switch (rng_below(&rng, 4)) {
-	case 0: return 1 + rng_below(&rng, 16);
-	case 1: return 16 * (1 + rng_below(&rng, 8)) + rng_below(&rng, 3) - 1;
-	default: return 1 + rng_below(&rng, 300);
+	case 0:
+		return 1 + rng_below(&rng, 16);
+	case 1:
+		return 16 * (1 + rng_below(&rng, 8)) + rng_below(&rng, 3) - 1;
+	default:
+		return 1 + rng_below(&rng, 300);
 	}
 }
 
@@ -580,11 +631,13 @@ static void test_gemm_random_shapes(void **state)
 {
 	ftpu_device *dev = *state;
 	for (int i = 0; i < 48; i++) {
-		size_t M = i < 4 ? 1 : rand_dim(), N = rand_dim(), K = rand_dim();
+		size_t M = i < 4 ? 1 : rand_dim(), N = rand_dim(),
+		       K = rand_dim();
 		if (i == 4)
 			M = 300, N = 17, K = 300;
-		struct ftpu_stats st = api_gemm(dev, i & 1, i & 2, M, N, K,
-						rng_below(&rng, 4), false, 1.0f, 0.0f, 2);
+		struct ftpu_stats st =
+			api_gemm(dev, i & 1, i & 2, M, N, K, rng_below(&rng, 4),
+				 false, 1.0f, 0.0f, 2);
 		uint64_t KT = (K + 15) / 16, NT = (N + 15) / 16;
 		assert_true(st.macs == (uint64_t)M * KT * NT * 256);
 		assert_true(st.bytes_out >= (uint64_t)M * NT * 16 * 4);
@@ -595,15 +648,16 @@ static void test_gemm_random_shapes(void **state)
 static void test_gemm_alpha_beta(void **state)
 {
 	static const float ab[][2] = {
-		{ 1, 0 }, { 2.5f, 0 }, { -0.5f, 1.5f }, { 1, 1 }, { 1, -1 },
-		{ 0.1f, 0.3f }, { -1, 0 }, { 1e30f, 1e-30f }, { 3, -0.0f },
+		{1, 0},	      {2.5f, 0}, {-0.5f, 1.5f},	  {1, 1},     {1, -1},
+		{0.1f, 0.3f}, {-1, 0},	 {1e30f, 1e-30f}, {3, -0.0f},
 	};
 	ftpu_device *dev = *state;
 	for (size_t i = 0; i < sizeof(ab) / sizeof(ab[0]); i++)
 		for (int t = 0; t < 4; t++)
 			api_gemm(dev, t & 1, t & 2, 1 + rng_below(&rng, 70),
-				 1 + rng_below(&rng, 70), 1 + rng_below(&rng, 70),
-				 rng_below(&rng, 3), t == 3, ab[i][0], ab[i][1], 2);
+				 1 + rng_below(&rng, 70),
+				 1 + rng_below(&rng, 70), rng_below(&rng, 3),
+				 t == 3, ab[i][0], ab[i][1], 2);
 }
 
 /* alpha == 0: C = beta * C, or +0 when beta == 0, A and B unread (NaN in
@@ -611,15 +665,18 @@ static void test_gemm_alpha_beta(void **state)
 static void test_gemm_alpha_zero(void **state)
 {
 	ftpu_device *dev = *state;
-	float a[6], b[6], c[4] = { 1, -2, 4, 8 };
+	float a[6], b[6], c[4] = {1, -2, 4, 8};
 	for (int i = 0; i < 6; i++)
 		a[i] = b[i] = NAN;
-	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 3, 0.0f,
-				   a, 3, b, 2, 0.5f, c, 2), FTPU_OK);
-	assert_true(c[0] == 0.5f && c[1] == -1.0f && c[2] == 2.0f && c[3] == 4.0f);
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 3,
+				   0.0f, a, 3, b, 2, 0.5f, c, 2),
+			 FTPU_OK);
+	assert_true(c[0] == 0.5f && c[1] == -1.0f && c[2] == 2.0f &&
+		    c[3] == 4.0f);
 	c[1] = NAN;
-	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 3, 0.0f,
-				   a, 3, b, 2, 0.0f, c, 2), FTPU_OK);
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 3,
+				   0.0f, a, 3, b, 2, 0.0f, c, 2),
+			 FTPU_OK);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(f32_bits(c[i]), 0);
 }
@@ -652,13 +709,14 @@ static void test_gemm_residency(void **state)
 	uint32_t *R = reference(&a, false, &b, false, M, N, K);
 	struct ftpu_stats st[6];
 	int calls = 0;
-#define CALL(bm, tb)                                                                  \
-	do {                                                                          \
-		assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, tb, M, N, K, 1.0f, a.f, \
-					   K, (bm)->f, (bm)->ld, 0.0f, c, N),         \
-				 FTPU_OK);                                             \
-		assert_int_equal(ftpu_last_stats(dev, &st[calls]), FTPU_OK);         \
-		calls++;                                                              \
+#define CALL(bm, tb)                                                           \
+	do {                                                                   \
+		assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, tb, M, N, K,    \
+					   1.0f, a.f, K, (bm)->f, (bm)->ld,    \
+					   0.0f, c, N),                        \
+				 FTPU_OK);                                     \
+		assert_int_equal(ftpu_last_stats(dev, &st[calls]), FTPU_OK);   \
+		calls++;                                                       \
 	} while (0)
 
 	assert_int_equal(ftpu_reset(dev), FTPU_OK);
@@ -668,8 +726,8 @@ static void test_gemm_residency(void **state)
 	CALL(&bt, FTPU_TRANS); /* the same image */
 	assert_int_equal(check_c(c, N, R, c, M, N, 1, 0, "resident (B^T)"), 0);
 	printf("128x784x128: bytes_in %" PRIu64 " first call, %" PRIu64
-	       " with B resident (B image %zu bytes)\n", st[0].bytes_in,
-	       st[1].bytes_in, image);
+	       " with B resident (B image %zu bytes)\n",
+	       st[0].bytes_in, st[1].bytes_in, image);
 	assert_true(st[0].bytes_in - st[1].bytes_in >= image);
 	assert_true(st[2].bytes_in == st[1].bytes_in);
 	/* bytes_out differs by the STATUS polls of the longer program */
@@ -686,7 +744,8 @@ static void test_gemm_residency(void **state)
 	CALL(&b, FTPU_NO_TRANS);
 	CALL(&b, FTPU_NO_TRANS);
 	assert_int_equal(check_c(c, N, R, c, M, N, 1, 0, "no residency"), 0);
-	assert_true(st[4].bytes_in == st[0].bytes_in && st[5].bytes_in == st[0].bytes_in);
+	assert_true(st[4].bytes_in == st[0].bytes_in &&
+		    st[5].bytes_in == st[0].bytes_in);
 	ftpu__gemm_tuning.no_residency = false;
 	/* residency again, and a reset forgets the resident B */
 	const uint64_t full = st[0].bytes_in, resident = st[1].bytes_in;
@@ -710,12 +769,12 @@ static void test_gemm_residency(void **state)
 static void test_gemm_chunked_m(void **state)
 {
 	ftpu_device *dev = *state;
-	struct ftpu_stats st = api_gemm(dev, false, false, 5000, 128, 784, 0, false,
-					1.0f, 0.0f, 0);
+	struct ftpu_stats st = api_gemm(dev, false, false, 5000, 128, 784, 0,
+					false, 1.0f, 0.0f, 0);
 	assert_true(st.macs == 5000ull * 49 * 8 * 256);
 	printf("5000x784x128: %" PRIu64 " bytes in, %" PRIu64 " out, %" PRIu64
-	       " instructions, %.3f s\n", st.bytes_in, st.bytes_out, st.instructions,
-	       st.host_seconds);
+	       " instructions, %.3f s\n",
+	       st.bytes_in, st.bytes_out, st.instructions, st.host_seconds);
 	ftpu__gemm_tuning.no_double_buffer = true;
 	api_gemm(dev, true, false, 1500, 100, 700, 1, false, 1.0f, 0.0f, 1);
 	ftpu__gemm_tuning.no_double_buffer = false;
@@ -723,7 +782,8 @@ static void test_gemm_chunked_m(void **state)
 	api_gemm(dev, true, true, 1500, 100, 700, 0, true, 1.0f, 0.0f, 1);
 	ftpu__gemm_tuning.force_double_buffer = false;
 	ftpu__gemm_tuning.batch_words = 20000;
-	st = api_gemm(dev, false, true, 1500, 100, 700, 2, false, 1.0f, 0.0f, 1);
+	st = api_gemm(dev, false, true, 1500, 100, 700, 2, false, 1.0f, 0.0f,
+		      1);
 	assert_true(st.macs == 1500ull * 44 * 7 * 256);
 	ftpu__gemm_tuning.batch_words = 0;
 }
@@ -732,8 +792,8 @@ static void test_gemm_chunked_m(void **state)
 static void test_gemm_b_larger_than_wm(void **state)
 {
 	ftpu_device *dev = *state;
-	struct ftpu_stats st = api_gemm(dev, false, false, 96, 1024, 2048, 0, false,
-					1.0f, 0.0f, 0);
+	struct ftpu_stats st = api_gemm(dev, false, false, 96, 1024, 2048, 0,
+					false, 1.0f, 0.0f, 0);
 	printf("96x2048x1024: %" PRIu64 " bytes in, %.3f s\n", st.bytes_in,
 	       st.host_seconds);
 	api_gemm(dev, true, true, 33, 200, 2100, 0, true, 1.0f, 0.0f, 5);
@@ -746,12 +806,14 @@ static void test_gemm_padding(void **state)
 {
 	ftpu_device *dev = *state;
 	/* 1.5 * 2^-126 - 1.75 * 2^-126 = -0.25 * 2^-126: subnormal, -0 */
-	const uint16_t a_row[2] = { 0x2040, 0x2060 }, b_col[2] = { 0x2000, 0xa000 };
+	const uint16_t a_row[2] = {0x2040, 0x2060}, b_col[2] = {0x2000, 0xa000};
 	for (int t = 0; t < 8; t++) {
 		bool ta = t & 1, tb = t & 2, big = t & 4;
 		size_t M = big ? 3 : 1, N = big ? 3000 : 1, K = 2;
-		uint16_t *a = calloc(M * K, sizeof(*a)), *b = calloc(K * N, sizeof(*b));
-		float *fa = calloc(M * K, sizeof(*fa)), *fb = calloc(K * N, sizeof(*fb));
+		uint16_t *a = calloc(M * K, sizeof(*a)),
+			 *b = calloc(K * N, sizeof(*b));
+		float *fa = calloc(M * K, sizeof(*fa)),
+		      *fb = calloc(K * N, sizeof(*fb));
 		float *c = malloc(M * N * sizeof(*c));
 		assert_true(a && b && fa && fb && c);
 		for (size_t i = 0; i < M; i++)
@@ -765,13 +827,17 @@ static void test_gemm_padding(void **state)
 		for (size_t i = 0; i < K * N; i++)
 			fb[i] = bits_f32((uint32_t)b[i] << 16);
 		if (big) /* force chunks: B beyond WM is impossible at K = 2 */
-			ftpu__gemm_tuning.max_rows = 1, ftpu__gemm_tuning.max_ntiles = 7;
-		assert_int_equal(ftpu_gemm_bf16(dev, ta, tb, M, N, K, 1, a, ta ? M : K,
-						b, tb ? K : N, 0, c, N), FTPU_OK);
+			ftpu__gemm_tuning.max_rows = 1,
+			ftpu__gemm_tuning.max_ntiles = 7;
+		assert_int_equal(ftpu_gemm_bf16(dev, ta, tb, M, N, K, 1, a,
+						ta ? M : K, b, tb ? K : N, 0, c,
+						N),
+				 FTPU_OK);
 		for (size_t i = 0; i < M * N; i++)
 			assert_int_equal(f32_bits(c[i]), 0x80000000u);
-		assert_int_equal(ftpu_gemm(dev, ta, tb, M, N, K, 1, fa, ta ? M : K, fb,
-					   tb ? K : N, 0, c, N), FTPU_OK);
+		assert_int_equal(ftpu_gemm(dev, ta, tb, M, N, K, 1, fa,
+					   ta ? M : K, fb, tb ? K : N, 0, c, N),
+				 FTPU_OK);
 		for (size_t i = 0; i < M * N; i++)
 			assert_int_equal(f32_bits(c[i]), 0x80000000u);
 		memset(&ftpu__gemm_tuning, 0, sizeof(ftpu__gemm_tuning));
@@ -781,6 +847,53 @@ static void test_gemm_padding(void **state)
 	uint32_t r;
 	ftpu_ref_gemm(1, 1, 2, a_row, 2, b_col, 1, &r, 1, false);
 	assert_int_equal(r, 0x80000000u);
+}
+
+/* A device fault (injected at the end of the program): the status, C
+ * untouched, a B that was being sent no longer counts as resident, and
+ * the device works on. */
+static void test_gemm_device_fault(void **state)
+{
+	ftpu_device *dev = *state;
+	const size_t M = 40, K = 100, N = 50;
+	struct mat a, b, b2;
+	struct ftpu_stats st;
+	mat_init(&a, M, K, 0, false, 0);
+	mat_init(&b, K, N, 0, false, 0);
+	mat_init(&b2, K, N, 0, false, 0);
+	float *c = malloc(M * N * sizeof(*c));
+	for (size_t i = 0; i < M * N; i++)
+		c[i] = 42.0f;
+
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, M, N, K,
+				   1, a.f, K, b.f, N, 0, c, N),
+			 FTPU_OK);
+	assert_int_equal(ftpu_last_stats(dev, &st), FTPU_OK);
+	const uint64_t full = st.bytes_in;
+	for (size_t i = 0; i < M * N; i++)
+		c[i] = 42.0f;
+	ftpu__gemm_tuning.inject_fault = true;
+	for (int i = 0; i < 2; i++) { /* B resident, then B2 sent */
+		int ret = ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, M, N, K,
+				    1, a.f, K, i ? b2.f : b.f, N, 0, c, N);
+		assert_int_equal(ret, FTPU_ERR_DEVICE);
+		assert_non_null(strstr(ftpu_last_error(dev), "fault"));
+		for (size_t j = 0; j < M * N; j++)
+			assert_true(c[j] == 42.0f);
+	}
+	ftpu__gemm_tuning.inject_fault = false;
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, M, N, K,
+				   1, a.f, K, b.f, N, 0, c, N),
+			 FTPU_OK);
+	assert_int_equal(ftpu_last_stats(dev, &st), FTPU_OK);
+	assert_true(st.bytes_in == full); /* B sent again */
+	uint32_t *R = reference(&a, false, &b, false, M, N, K);
+	assert_int_equal(check_c(c, N, R, c, M, N, 1, 0, "after a fault"), 0);
+	free(R);
+	free(c);
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&b2);
 }
 
 /* Bad arguments: a status, C untouched. */
@@ -794,51 +907,73 @@ static void test_gemm_bad_input(void **state)
 		a[i] = b[i] = 1.0f, c[i] = 42.0f, ah[i] = bh[i] = 0x3f80;
 #define NT FTPU_NO_TRANS
 #define TR FTPU_TRANS
-#define BAD(call, status)                                                          \
-	do {                                                                       \
-		assert_int_equal(call, status);                                     \
-		for (int i_ = 0; i_ < 64; i_++)                                     \
-			assert_true(c[i_] == 42.0f);                                \
+#define BAD(call, status)                                                      \
+	do {                                                                   \
+		assert_int_equal(call, status);                                \
+		for (int i_ = 0; i_ < 64; i_++)                                \
+			assert_true(c[i_] == 42.0f);                           \
 	} while (0)
-	BAD(ftpu_gemm(NULL, NT, NT, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, NULL, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(NULL, NT, NT, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, NULL, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
 	assert_true(ftpu_last_error(dev)[0] != '\0');
-	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, a, 2, NULL, 2, 0, c, 2), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, a, 2, b, 2, 0, NULL, 2), FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, a, 2, NULL, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, a, 2, b, 2, 0, NULL, 2),
+	    FTPU_ERR_INVALID);
 	BAD(ftpu_gemm_bf16(dev, NT, NT, 2, 2, 2, 1, NULL, 2, bh, 2, 0, c, 2),
 	    FTPU_ERR_INVALID);
 	BAD(ftpu_gemm_bf16(dev, NT, NT, 2, 2, 2, 1, ah, 2, NULL, 2, 0, c, 2),
 	    FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 0, 2, 2, 1, a, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 2, 0, 2, 1, a, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 0, 1, a, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, 2, NT, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, -1, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 0, 2, 2, 1, a, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 0, 2, 1, a, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 0, 1, a, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, 2, NT, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, -1, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
 	/* leading dimensions: A m x k (k x m), B k x n (n x k), C m x n */
-	BAD(ftpu_gemm(dev, NT, NT, 2, 3, 4, 1, a, 3, b, 3, 0, c, 3), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, TR, NT, 2, 3, 4, 1, a, 1, b, 3, 0, c, 3), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 2, 3, 4, 1, a, 4, b, 2, 0, c, 3), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, TR, 2, 3, 4, 1, a, 4, b, 3, 0, c, 3), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 2, 3, 4, 1, a, 4, b, 3, 0, c, 2), FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 3, 4, 1, a, 3, b, 3, 0, c, 3),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, TR, NT, 2, 3, 4, 1, a, 1, b, 3, 0, c, 3),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 3, 4, 1, a, 4, b, 2, 0, c, 3),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, TR, 2, 3, 4, 1, a, 4, b, 3, 0, c, 3),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 3, 4, 1, a, 4, b, 3, 0, c, 2),
+	    FTPU_ERR_INVALID);
 	BAD(ftpu_gemm_bf16(dev, TR, TR, 2, 3, 4, 1, ah, 1, bh, 4, 0, c, 3),
 	    FTPU_ERR_INVALID);
 	/* sizes whose extents overflow */
-	BAD(ftpu_gemm(dev, NT, NT, big, 2, 2, 1, a, 2, b, 2, 0, c, 2), FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 2, 2, big, 1, a, big, b, 2, 0, c, 2), FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, big, 2, 2, 1, a, 2, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 2, big, 1, a, big, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
 	BAD(ftpu_gemm(dev, NT, NT, 2, big, 2, 1, a, 2, b, big, 0, c, big),
 	    FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, TR, TR, 3, 3, SIZE_MAX, 1, a, 3, b, SIZE_MAX, 0, c, 3),
+	BAD(ftpu_gemm(dev, TR, TR, 3, 3, SIZE_MAX, 1, a, 3, b, SIZE_MAX, 0, c,
+		      3),
 	    FTPU_ERR_INVALID);
 	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, a, SIZE_MAX, b, 2, 0, c, 2),
 	    FTPU_ERR_INVALID);
-	BAD(ftpu_gemm(dev, NT, NT, 1 << 20, 2, 2, 1, a, 1ull << 50, b, 2, 0, c, 2),
+	BAD(ftpu_gemm(dev, NT, NT, 1 << 20, 2, 2, 1, a, 1ull << 50, b, 2, 0, c,
+		      2),
 	    FTPU_ERR_INVALID);
-	BAD(ftpu_gemm_bf16(dev, NT, NT, 1ull << 62, 2, 2, 1, ah, 2, bh, 2, 0, c, 2),
+	BAD(ftpu_gemm_bf16(dev, NT, NT, 1ull << 62, 2, 2, 1, ah, 2, bh, 2, 0, c,
+			   2),
 	    FTPU_ERR_INVALID);
 	/* alpha == 0 still checks its arguments */
-	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 0, a, 1, b, 2, 0, c, 2), FTPU_ERR_INVALID);
+	BAD(ftpu_gemm(dev, NT, NT, 2, 2, 2, 0, a, 1, b, 2, 0, c, 2),
+	    FTPU_ERR_INVALID);
 	/* the device still works */
-	assert_int_equal(ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2), FTPU_OK);
+	assert_int_equal(
+		ftpu_gemm(dev, NT, NT, 2, 2, 2, 1, a, 2, b, 2, 0, c, 2),
+		FTPU_OK);
 	assert_true(c[0] == 2.0f && c[3] == 2.0f && c[4] == 42.0f);
 #undef BAD
 #undef NT
@@ -855,16 +990,26 @@ int main(void)
 		cmocka_unit_test(test_gemm_plan_fits),
 		cmocka_unit_test(test_gemm_plan_small_devices),
 		cmocka_unit_test(test_gemm_plan_resident_and_limits),
-		cmocka_unit_test_setup_teardown(test_gemm_random_shapes, open_ref, close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_alpha_beta, open_ref, close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_alpha_zero, open_ref, close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_bf16, open_ref, close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_residency, open_ref, close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_chunked_m, open_ref, close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_b_larger_than_wm, open_ref,
+		cmocka_unit_test_setup_teardown(test_gemm_random_shapes,
+						open_ref, close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_alpha_beta, open_ref,
 						close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_padding, open_ref, close_ref),
-		cmocka_unit_test_setup_teardown(test_gemm_bad_input, open_ref, close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_alpha_zero, open_ref,
+						close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_bf16, open_ref,
+						close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_residency, open_ref,
+						close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_chunked_m, open_ref,
+						close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_b_larger_than_wm,
+						open_ref, close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_padding, open_ref,
+						close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_device_fault,
+						open_ref, close_ref),
+		cmocka_unit_test_setup_teardown(test_gemm_bad_input, open_ref,
+						close_ref),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,587 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* mlp.c - the model, its backends, Adam and the weight file (mlp.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "mlp.h"
+
+static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return status;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- RNG ------------------------------------------------------------------ */
+
+uint64_t mlp_rng_next(struct mlp_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+float mlp_rng_float(struct mlp_rng *r)
+{
+	return (float)(mlp_rng_next(r) >> 40) / 16777216.0f;
+}
+
+size_t mlp_rng_below(struct mlp_rng *r, size_t n)
+{
+	return (size_t)(mlp_rng_next(r) % n);
+}
+
+/* ---- backends ------------------------------------------------------------- */
+
+int mlp_backend_open(struct mlp_backend *be, const char *name)
+{
+	memset(be, 0, sizeof(*be));
+	if (!strcmp(name, "cpu")) {
+		be->kind = MLP_CPU;
+		be->name = "cpu";
+		return FTPU_OK;
+	}
+	if (strcmp(name, "sim") && strcmp(name, "ref"))
+		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+			    "unknown backend '%s' (sim, ref or cpu)", name);
+	be->kind = !strcmp(name, "sim") ? MLP_SIM : MLP_REF;
+	be->name = be->kind == MLP_SIM ? "sim" : "ref";
+	int ret = ftpu_open(be->name, &be->dev);
+	if (ret)
+		return fail(ret, be->err, sizeof(be->err),
+			    "cannot open device '%s': %s: %s", be->name,
+			    ftpu_strerror(ret), ftpu_last_error(NULL));
+	struct ftpu_device_info info;
+	ret = ftpu_get_info(be->dev, &info);
+	if (ret) {
+		fail(ret, be->err, sizeof(be->err), "%s: %s: %s", be->name,
+		     ftpu_strerror(ret), ftpu_last_error(be->dev));
+		ftpu_close(be->dev);
+		be->dev = NULL;
+		return ret;
+	}
+	be->rows = info.rows;
+	be->cols = info.cols;
+	return FTPU_OK;
+}
+
+void mlp_backend_close(struct mlp_backend *be)
+{
+	if (be && be->dev) {
+		ftpu_close(be->dev);
+		be->dev = NULL;
+	}
+}
+
+void mlp_backend_clear(struct mlp_backend *be)
+{
+	be->gemms = be->macs = be->cycles = 0;
+	be->bytes_in = be->bytes_out = 0;
+	be->gemm_seconds = 0;
+}
+
+double mlp_backend_utilization(const struct mlp_backend *be)
+{
+	if (!be->cycles || !be->rows)
+		return 0.0;
+	return (double)be->macs / ((double)be->rows * be->cols * be->cycles);
+}
+
+/* Plain fp32 C = op(A) op(B) on the host, k in sequential order. */
+static void cpu_gemm(bool ta, bool tb, size_t m, size_t n, size_t k,
+		     const float *a, size_t lda, const float *b, size_t ldb,
+		     float *c, size_t ldc)
+{
+	for (size_t i = 0; i < m; i++) {
+		float *ci = c + i * ldc;
+		if (!tb) {
+			/* row i of C accumulates rows of B: a vector loop */
+			for (size_t j = 0; j < n; j++)
+				ci[j] = 0.0f;
+			for (size_t p = 0; p < k; p++) {
+				float aip = ta ? a[p * lda + i] : a[i * lda + p];
+				const float *bp = b + p * ldb;
+				for (size_t j = 0; j < n; j++)
+					ci[j] += aip * bp[j];
+			}
+		} else {
+			/* B transposed: each element a dot product */
+			for (size_t j = 0; j < n; j++) {
+				const float *bj = b + j * ldb;
+				float s = 0.0f;
+				for (size_t p = 0; p < k; p++)
+					s += (ta ? a[p * lda + i] : a[i * lda + p]) * bj[p];
+				ci[j] = s;
+			}
+		}
+	}
+}
+
+int mlp_gemm(struct mlp_backend *be, bool trans_a, bool trans_b, size_t m,
+	     size_t n, size_t k, const float *a, size_t lda, const float *b,
+	     size_t ldb, float *c, size_t ldc)
+{
+	double t0 = now_s();
+
+	if (!be->dev) {
+		cpu_gemm(trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
+		be->gemms++;
+		be->macs += (uint64_t)m * n * k;
+		be->gemm_seconds += now_s() - t0;
+		return FTPU_OK;
+	}
+	int ret = ftpu_gemm(be->dev, trans_a ? FTPU_TRANS : FTPU_NO_TRANS,
+			    trans_b ? FTPU_TRANS : FTPU_NO_TRANS, m, n, k,
+			    1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+	struct ftpu_stats st;
+	if (!ret)
+		ret = ftpu_last_stats(be->dev, &st);
+	if (ret)
+		return fail(ret, be->err, sizeof(be->err),
+			    "%s: %zux%zux%zu GEMM: %s: %s", be->name, m, k, n,
+			    ftpu_strerror(ret), ftpu_last_error(be->dev));
+	be->gemms++;
+	be->macs += st.macs;
+	be->cycles += st.cycles;
+	be->bytes_in += st.bytes_in;
+	be->bytes_out += st.bytes_out;
+	be->gemm_seconds += now_s() - t0;
+	return FTPU_OK;
+}
+
+/* ---- the model -------------------------------------------------------------- */
+
+static void point_params(struct mlp *m)
+{
+	size_t o1 = 0, o2 = o1 + m->in * m->hid, o3 = o2 + m->hid,
+	       o4 = o3 + m->hid * m->out;
+	m->w1 = m->params + o1, m->gw1 = m->grads + o1;
+	m->b1 = m->params + o2, m->gb1 = m->grads + o2;
+	m->w2 = m->params + o3, m->gw2 = m->grads + o3;
+	m->b2 = m->params + o4, m->gb2 = m->grads + o4;
+}
+
+/* A model with zero parameters and moments. */
+static int alloc_model(struct mlp *m, size_t in, size_t hid, size_t out,
+		       char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	if (!in || !hid || !out || in > 1u << 16 || hid > 1u << 16 ||
+	    out > 1u << 16)
+		return fail(FTPU_ERR_INVALID, err, errlen,
+			    "bad model sizes %zu-%zu-%zu", in, hid, out);
+	m->in = in, m->hid = hid, m->out = out;
+	m->n_params = in * hid + hid + hid * out + out;
+	m->params = calloc(m->n_params, sizeof(float));
+	m->grads = calloc(m->n_params, sizeof(float));
+	m->m = calloc(m->n_params, sizeof(float));
+	m->v = calloc(m->n_params, sizeof(float));
+	if (!m->params || !m->grads || !m->m || !m->v) {
+		mlp_free(m);
+		return fail(FTPU_ERR_NOMEM, err, errlen, "out of memory");
+	}
+	m->adam = MLP_ADAM_DEFAULT;
+	point_params(m);
+	return FTPU_OK;
+}
+
+int mlp_init(struct mlp *m, size_t in, size_t hid, size_t out, uint64_t seed,
+	     char *err, size_t errlen)
+{
+	int ret = alloc_model(m, in, hid, out, err, errlen);
+	if (ret)
+		return ret;
+	struct mlp_rng r = { seed };
+	/* Glorot uniform: U(-l, l), l = sqrt(6 / (fan_in + fan_out)) */
+	float l1 = sqrtf(6.0f / (float)(in + hid));
+	float l2 = sqrtf(6.0f / (float)(hid + out));
+	for (size_t i = 0; i < in * hid; i++)
+		m->w1[i] = (2.0f * mlp_rng_float(&r) - 1.0f) * l1;
+	for (size_t i = 0; i < hid * out; i++)
+		m->w2[i] = (2.0f * mlp_rng_float(&r) - 1.0f) * l2;
+	return FTPU_OK;
+}
+
+static void free_scratch(struct mlp *m)
+{
+	free(m->z1), free(m->h), free(m->z2), free(m->dz2), free(m->dh);
+	m->z1 = m->h = m->z2 = m->dz2 = m->dh = NULL;
+	m->cap = 0;
+}
+
+void mlp_free(struct mlp *m)
+{
+	if (!m)
+		return;
+	free(m->params), free(m->grads), free(m->m), free(m->v);
+	free_scratch(m);
+	memset(m, 0, sizeof(*m));
+}
+
+static int reserve(struct mlp *m, size_t n)
+{
+	if (n <= m->cap)
+		return FTPU_OK;
+	free_scratch(m);
+	m->z1 = malloc(n * m->hid * sizeof(float));
+	m->h = malloc(n * m->hid * sizeof(float));
+	m->z2 = malloc(n * m->out * sizeof(float));
+	m->dz2 = malloc(n * m->out * sizeof(float));
+	m->dh = malloc(n * m->hid * sizeof(float));
+	if (!m->z1 || !m->h || !m->z2 || !m->dz2 || !m->dh) {
+		free_scratch(m);
+		return FTPU_ERR_NOMEM;
+	}
+	m->cap = n;
+	return FTPU_OK;
+}
+
+/* z1 = x w1 + b1, h = relu(z1), z2 = h w2 + b2 for n rows. */
+static int forward(const struct mlp *m, struct mlp_backend *be,
+		   const float *x, size_t n, float *z1, float *h, float *z2)
+{
+	int ret = mlp_gemm(be, false, false, n, m->hid, m->in, x, m->in, m->w1,
+			   m->hid, z1, m->hid);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < m->hid; j++) {
+			float z = z1[i * m->hid + j] + m->b1[j];
+			z1[i * m->hid + j] = z;
+			h[i * m->hid + j] = z > 0.0f ? z : 0.0f;
+		}
+	ret = mlp_gemm(be, false, false, n, m->out, m->hid, h, m->hid, m->w2,
+		       m->out, z2, m->out);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < m->out; j++)
+			z2[i * m->out + j] += m->b2[j];
+	return FTPU_OK;
+}
+
+/* Keras' Adam: alpha = lr sqrt(1 - b2^t) / (1 - b1^t),
+ * m += (g - m)(1 - b1), v += (g^2 - v)(1 - b2), w -= alpha m / (sqrt(v) + eps). */
+static void adam_step(struct mlp *m)
+{
+	const struct mlp_adam *a = &m->adam;
+	m->t++;
+	double b1t = pow(a->beta1, (double)m->t), b2t = pow(a->beta2, (double)m->t);
+	float alpha = (float)(a->lr * sqrt(1.0 - b2t) / (1.0 - b1t));
+	float c1 = 1.0f - a->beta1, c2 = 1.0f - a->beta2;
+	for (size_t i = 0; i < m->n_params; i++) {
+		float g = m->grads[i];
+		m->m[i] += (g - m->m[i]) * c1;
+		m->v[i] += (g * g - m->v[i]) * c2;
+		m->params[i] -= m->m[i] * alpha / (sqrtf(m->v[i]) + a->eps);
+	}
+}
+
+int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
+		   const uint8_t *y, size_t n, float *loss)
+{
+	const size_t H = m->hid, O = m->out;
+	int ret;
+
+	if (!n)
+		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+			    "empty batch");
+	if (reserve(m, n))
+		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+			    "out of memory for a batch of %zu", n);
+	ret = forward(m, be, x, n, m->z1, m->h, m->z2);
+	if (ret)
+		return ret;
+
+	/* softmax cross-entropy; dz2 = (softmax - onehot) / n */
+	double sum = 0.0;
+	const float inv_n = 1.0f / (float)n;
+	for (size_t i = 0; i < n; i++) {
+		const float *z = m->z2 + i * O;
+		float *d = m->dz2 + i * O;
+		float mx = z[0], s = 0.0f;
+		for (size_t j = 1; j < O; j++)
+			mx = z[j] > mx ? z[j] : mx;
+		for (size_t j = 0; j < O; j++) {
+			d[j] = expf(z[j] - mx);
+			s += d[j];
+		}
+		sum += (double)(logf(s) - (z[y[i]] - mx));
+		for (size_t j = 0; j < O; j++)
+			d[j] = (d[j] / s - (j == y[i] ? 1.0f : 0.0f)) * inv_n;
+	}
+	*loss = (float)(sum / (double)n);
+
+	/* layer 2: dW2 = H^T dZ2, db2 = column sums, dH = dZ2 W2^T */
+	ret = mlp_gemm(be, true, false, H, O, n, m->h, H, m->dz2, O, m->gw2, O);
+	if (ret)
+		return ret;
+	ret = mlp_gemm(be, false, true, n, H, O, m->dz2, O, m->w2, O, m->dh, H);
+	if (ret)
+		return ret;
+	for (size_t j = 0; j < O; j++)
+		m->gb2[j] = 0.0f;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < O; j++)
+			m->gb2[j] += m->dz2[i * O + j];
+
+	/* ReLU': dZ1 = dH where z1 > 0 (in place in dh); db1; dW1 = X^T dZ1 */
+	for (size_t j = 0; j < H; j++)
+		m->gb1[j] = 0.0f;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < H; j++) {
+			float d = m->z1[i * H + j] > 0.0f ? m->dh[i * H + j] : 0.0f;
+			m->dh[i * H + j] = d;
+			m->gb1[j] += d;
+		}
+	ret = mlp_gemm(be, true, false, m->in, H, n, x, m->in, m->dh, H,
+		       m->gw1, H);
+	if (ret)
+		return ret;
+
+	adam_step(m);
+	return FTPU_OK;
+}
+
+int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
+	       size_t n, float *logits)
+{
+	float *z1 = malloc(n * m->hid * sizeof(float));
+	float *h = malloc(n * m->hid * sizeof(float));
+	int ret;
+
+	if (!z1 || !h)
+		ret = fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+			   "out of memory for %zu rows", n);
+	else
+		ret = forward(m, be, x, n, z1, h, logits);
+	free(z1);
+	free(h);
+	return ret;
+}
+
+int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
+		size_t n, uint8_t *pred)
+{
+	float *z = malloc(n * m->out * sizeof(float));
+	if (!z)
+		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+			    "out of memory for %zu rows", n);
+	int ret = mlp_logits(m, be, x, n, z);
+	for (size_t i = 0; !ret && i < n; i++) {
+		size_t best = 0;
+		for (size_t j = 1; j < m->out; j++)
+			if (z[i * m->out + j] > z[i * m->out + best])
+				best = j;
+		pred[i] = (uint8_t)best;
+	}
+	free(z);
+	return ret;
+}
+
+/* ---- the weight file --------------------------------------------------------- */
+
+#define MLP_MAGIC "FTPU-MLP"
+#define MLP_VERSION 1u
+#define MLP_HEADER 32u
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+int mlp_save(const struct mlp *m, const char *path, char *err, size_t errlen)
+{
+	size_t size = MLP_HEADER + 4 * m->n_params + 4;
+	uint8_t *buf = malloc(size);
+	char tmp[4096];
+	int fd = -1, ret = FTPU_OK;
+
+	if (!buf)
+		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
+			    path);
+	memcpy(buf, MLP_MAGIC, 8);
+	put32(buf + 8, MLP_VERSION);
+	put32(buf + 12, (uint32_t)m->in);
+	put32(buf + 16, (uint32_t)m->hid);
+	put32(buf + 20, (uint32_t)m->out);
+	put32(buf + 24, (uint32_t)m->t);
+	put32(buf + 28, (uint32_t)(m->t >> 32));
+	for (size_t i = 0; i < m->n_params; i++) {
+		uint32_t u;
+		memcpy(&u, &m->params[i], 4);
+		put32(buf + MLP_HEADER + 4 * i, u);
+	}
+	put32(buf + size - 4,
+	      (uint32_t)crc32(0L, buf, (uInt)(size - 4)));
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		ret = fail(FTPU_ERR_INVALID, err, errlen, "%s: path too long",
+			   path);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO,
+			   err, errlen, "%s: cannot create: %s", path,
+			   strerror(errno));
+		goto out;
+	}
+	for (size_t at = 0; at < size;) {
+		ssize_t w = write(fd, buf + at, size - at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = fail(FTPU_ERR_IO, err, errlen,
+				   "%s: write failed: %s", path,
+				   strerror(errno));
+			break;
+		}
+		at += (size_t)w;
+	}
+	if (!ret && fsync(fd) != 0)
+		ret = fail(FTPU_ERR_IO, err, errlen, "%s: sync failed: %s",
+			   path, strerror(errno));
+	if (close(fd) != 0 && !ret)
+		ret = fail(FTPU_ERR_IO, err, errlen, "%s: close failed: %s",
+			   path, strerror(errno));
+	if (!ret && rename(tmp, path) != 0)
+		ret = fail(FTPU_ERR_IO, err, errlen, "%s: cannot rename: %s",
+			   path, strerror(errno));
+	if (ret)
+		unlink(tmp);
+out:
+	free(buf);
+	return ret;
+}
+
+int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	int ret;
+
+	if (!f)
+		return fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO,
+			    err, errlen, "%s: cannot open: %s", path,
+			    strerror(errno));
+	/* the whole file, up to a bound no model of ours reaches */
+	const size_t max = (size_t)1 << 31;
+	size_t size = 0, cap = 1 << 20;
+	for (;;) {
+		uint8_t *nb = realloc(buf, cap);
+		if (!nb) {
+			ret = fail(FTPU_ERR_NOMEM, err, errlen,
+				   "%s: out of memory", path);
+			goto out;
+		}
+		buf = nb;
+		size += fread(buf + size, 1, cap - size, f);
+		if (size < cap)
+			break;
+		if (cap >= max) {
+			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+				   "%s: not a weight file (over %zu bytes)",
+				   path, max);
+			goto out;
+		}
+		cap *= 2;
+	}
+	if (ferror(f)) {
+		ret = fail(FTPU_ERR_IO, err, errlen, "%s: read error", path);
+		goto out;
+	}
+	if (size < 8 || memcmp(buf, MLP_MAGIC, 8)) {
+		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			   "%s: not an ftpu MLP weight file (bad magic)", path);
+		goto out;
+	}
+	if (size < MLP_HEADER + 4) {
+		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			   "%s: truncated: %zu bytes, the header alone is %u",
+			   path, size, MLP_HEADER);
+		goto out;
+	}
+	uint32_t version = get32(buf + 8);
+	if (version == 0 || version > MLP_VERSION) {
+		ret = fail(version ? FTPU_ERR_UNSUPPORTED : FTPU_ERR_CORRUPT,
+			   err, errlen,
+			   "%s: format version %u (this program reads 1..%u)",
+			   path, version, MLP_VERSION);
+		goto out;
+	}
+	uint32_t in = get32(buf + 12), hid = get32(buf + 16),
+		 out = get32(buf + 20);
+	if (!in || !hid || !out || in > 1u << 16 || hid > 1u << 16 ||
+	    out > 1u << 16) {
+		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			   "%s: bad model sizes %u-%u-%u", path, in, hid, out);
+		goto out;
+	}
+	size_t n = (size_t)in * hid + hid + (size_t)hid * out + out;
+	if (size != MLP_HEADER + 4 * n + 4) {
+		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			   "%s: %s: %zu bytes, a %u-%u-%u model takes %zu",
+			   path, size < MLP_HEADER + 4 * n + 4 ? "truncated" :
+			   "trailing bytes", size, in, hid, out,
+			   MLP_HEADER + 4 * n + 4);
+		goto out;
+	}
+	uint32_t want = get32(buf + size - 4);
+	uint32_t got = (uint32_t)crc32(0L, buf, (uInt)(size - 4));
+	if (want != got) {
+		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			   "%s: corrupt: CRC-32 0x%08x, the file says 0x%08x",
+			   path, got, want);
+		goto out;
+	}
+	struct mlp nm;
+	ret = alloc_model(&nm, in, hid, out, err, errlen);
+	if (ret)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u = get32(buf + MLP_HEADER + 4 * i);
+		memcpy(&nm.params[i], &u, 4);
+		if (!isfinite(nm.params[i])) {
+			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+				   "%s: corrupt: parameter %zu is not finite",
+				   path, i);
+			mlp_free(&nm);
+			goto out;
+		}
+	}
+	nm.t = (uint64_t)get32(buf + 24) | (uint64_t)get32(buf + 28) << 32;
+	*m = nm;
+out:
+	free(buf);
+	fclose(f);
+	return ret;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * mlp.h - a two-layer perceptron (in -> hid ReLU -> out, softmax
+ * cross-entropy) trained with Adam, every matmul through a backend: an
+ * ftpu device (ftpu_gemm: bf16 operands, fp32 accumulation) or plain fp32
+ * loops on the host. Everything else (bias, ReLU, softmax, loss, bias
+ * gradients, Adam) runs on the host in fp32 on fp32 master weights.
+ *
+ * Failures return a negative enum ftpu_status with one line in err (the
+ * backend's device error, or what was wrong with a file).
+ */
+#ifndef FM_MLP_H
+#define FM_MLP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ftpu.h"
+
+/* splitmix64: weights, shuffles and synthetic data of tests. */
+struct mlp_rng {
+	uint64_t s;
+};
+uint64_t mlp_rng_next(struct mlp_rng *r);
+/* Uniform in [0, 1) with 24 random bits. */
+float mlp_rng_float(struct mlp_rng *r);
+/* Uniform in [0, n), n >= 1. */
+size_t mlp_rng_below(struct mlp_rng *r, size_t n);
+
+enum mlp_backend_kind { MLP_SIM, MLP_REF, MLP_CPU };
+
+struct mlp_backend {
+	enum mlp_backend_kind kind;
+	const char *name;  /* "sim", "ref", "cpu" */
+	ftpu_device *dev;  /* NULL for cpu */
+	unsigned rows, cols; /* the device's array (0 for cpu) */
+	/* Totals over the GEMMs since open or mlp_backend_clear(), from
+	 * ftpu_last_stats: the device's own counters. */
+	uint64_t gemms, macs, cycles, bytes_in, bytes_out;
+	double gemm_seconds; /* host wall time inside the GEMM calls */
+	char err[512];	     /* the last failure */
+};
+
+/* Opens "sim", "ref" or "cpu" (sim and ref through ftpu_open). */
+int mlp_backend_open(struct mlp_backend *be, const char *name);
+void mlp_backend_close(struct mlp_backend *be);
+void mlp_backend_clear(struct mlp_backend *be);
+/* macs / (rows * cols * cycles) over the totals; 0 without cycles. */
+double mlp_backend_utilization(const struct mlp_backend *be);
+
+/* C = op(A) * op(B) (alpha 1, beta 0), row-major as ftpu_gemm. */
+int mlp_gemm(struct mlp_backend *be, bool trans_a, bool trans_b, size_t m,
+	     size_t n, size_t k, const float *a, size_t lda, const float *b,
+	     size_t ldb, float *c, size_t ldc);
+
+struct mlp_adam {
+	float lr, beta1, beta2, eps;
+};
+/* Keras' defaults: 1e-3, 0.9, 0.999, 1e-7. */
+#define MLP_ADAM_DEFAULT ((struct mlp_adam){ 1e-3f, 0.9f, 0.999f, 1e-7f })
+
+struct mlp {
+	size_t in, hid, out;
+	/* Parameters in one array: w1 (in x hid), b1 (hid), w2 (hid x out),
+	 * b2 (out); gradients and Adam's moments in the same layout. */
+	size_t n_params;
+	float *params, *grads, *m, *v;
+	float *w1, *b1, *w2, *b2;
+	float *gw1, *gb1, *gw2, *gb2;
+	uint64_t t; /* Adam steps taken */
+	struct mlp_adam adam;
+	/* scratch for batches of up to cap rows */
+	size_t cap;
+	float *z1, *h, *z2, *dz2, *dh;
+};
+
+/* Glorot-uniform weights from seed, zero biases, zero moments. */
+int mlp_init(struct mlp *m, size_t in, size_t hid, size_t out, uint64_t seed,
+	     char *err, size_t errlen);
+void mlp_free(struct mlp *m);
+
+/* One step on a batch of n rows x (n x in), labels y (< out): forward,
+ * backward, Adam. *loss is the batch's mean cross-entropy before the step. */
+int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
+		   const uint8_t *y, size_t n, float *loss);
+
+/* Logits (n x out) of n rows; the whole batch through each layer at once
+ * (so a device keeps each layer's weights resident). */
+int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
+	       size_t n, float *logits);
+
+/* Predicted classes of n rows (argmax of the logits). */
+int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
+		size_t n, uint8_t *pred);
+
+/*
+ * The weight file (little-endian):
+ *    0  8  magic "FTPU-MLP"
+ *    8  4  format version (1)
+ *   12  4  in, 16 hid, 20 out (u32)
+ *   24  8  Adam steps taken (u64, informational)
+ *   32  .. w1, b1, w2, b2 as fp32
+ *   end 4  CRC-32 (zlib) of every byte before it
+ * Save writes a temporary file and renames it over path. Load: a missing
+ * file is FTPU_ERR_NOT_FOUND; a foreign, truncated or corrupt one (magic,
+ * sizes, length, CRC, non-finite values) FTPU_ERR_CORRUPT; a newer
+ * version FTPU_ERR_UNSUPPORTED. Loading makes a new model (no moments).
+ */
+int mlp_save(const struct mlp *m, const char *path, char *err, size_t errlen);
+int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen);
+
+#endif /* FM_MLP_H */
