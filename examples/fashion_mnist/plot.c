@@ -181,12 +181,12 @@ int plot_write_svg(const char *path, const char *title,
 			fprintf(f, "%.1f,%.1f ", px(&loss, rows[i].x),
 				py(&loss, rows[i].loss));
 	fprintf(f, "\"/>\n");
-	/* epoch means as dots */
+	/* epoch means as dots in the middle of their epochs */
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].accuracy >= 0 && isfinite(rows[i].loss))
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
 				   "fill=\"#d62728\"/>\n",
-				px(&loss, rows[i].x), py(&loss, rows[i].loss));
+				px(&loss, rows[i].x - 0.5), py(&loss, rows[i].loss));
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		   "stroke=\"#1f77b4\" stroke-width=\"2\"/>"
 		   "<text x=\"%.1f\" y=\"%.1f\">interval mean</text>\n"

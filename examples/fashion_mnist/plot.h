@@ -10,13 +10,14 @@
 
 /*
  * A row: an interval row (accuracy < 0) has the mean training loss of the
- * steps since the previous row; an epoch row (accuracy >= 0) the mean
- * training loss of the epoch and the test accuracy after it.
+ * steps since the previous row (the last interval of an epoch ends with
+ * it); an epoch row (accuracy >= 0) follows it with the mean training loss
+ * of the epoch and the test accuracy after it.
  */
 struct log_row {
 	unsigned epoch;	    /* 1-based */
 	size_t step;	    /* optimizer steps so far, all epochs */
-	double x;	    /* fractional epochs done (for the chart) */
+	double x;	    /* fractional epochs done at the row */
 	double loss;
 	double accuracy;    /* < 0: none */
 	double seconds;	    /* wall time since training began */

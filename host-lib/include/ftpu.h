@@ -105,7 +105,9 @@ int ftpu_set_timeout(ftpu_device *dev, unsigned timeout_ms);
  * counters and resident weights. */
 int ftpu_reset(ftpu_device *dev);
 
-/* Statistics of one run (ftpu_gemm, ftpu_run), from the device's counters. */
+/* Statistics of one run (ftpu_gemm, ftpu_run), from the device's counters.
+ * On "ref" the cycle counts are the C model's stall-free compute estimate,
+ * without link time, so utilization and roofline say little there. */
 struct ftpu_stats {
 	uint64_t cycles;        /* device clock cycles from first byte to idle */
 	uint64_t busy, idle;    /* cycles with / without an instruction executing */

@@ -167,7 +167,7 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 		size_t ldc, size_t elem)
 {
 	const double t0 = now_s();
-	const struct ftpu_gemm_tuning tune = ftpu__gemm_tuning;
+	struct ftpu_gemm_tuning tune = ftpu__gemm_tuning; /* a copy: see b_resident */
 	struct ftpu_stats st = {0};
 	struct ftpu_gemm_plan p;
 	uint16_t *image = NULL;
@@ -250,8 +250,20 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 			   res->bytes == bytes && res->row == 0 &&
 			   res->rows == rows);
 	}
-	if (send_b)
+	if (send_b) {
 		res->valid = false; /* WM is about to change */
+	} else {
+		/* Plan again knowing B costs nothing to send: smaller chunks
+		 * may pay then. A whole B's image does not depend on the
+		 * chunks, so the packed image stays valid. */
+		tune.b_resident = true;
+		ret = ftpu__gemm_plan(&d, m, n, k, &tune, &p);
+		if (ret || !p.b_whole) {
+			ret = ftpu__fail(dev, ret ? ret : FTPU_ERR_INVALID,
+					 "%s: planning changed under residency", fn);
+			goto out_free;
+		}
+	}
 
 	ret = run(dev, &p, a, image, send_b, &tune, data, &st);
 	if (ret)

@@ -174,13 +174,14 @@ static double plan_time(const struct ftpu_gemm_plan *p, bool db, size_t mc,
 		     nbl = (double)div_up(p->NT, ntc);
 	const double tile = n * n * 2, folds = mch * KT * NT;
 	double in = (double)p->M * KT * n * 2 * nbl +
-		    KT * NT * tile * (p->b_whole ? 1 : mch) +
+		    (p->b_free ? 0 : KT * NT * tile * (p->b_whole ? 1 : mch)) +
 		    12 * (mch * nbl * KT * (p->b_whole ? 1 : 2) + 2 * folds +
 			  mch * nbl);
 	double out = (double)p->M * NT * n * 4,
 	       array = folds * (double)(mc > p->n ? mc : p->n);
 	double block_out = (double)mc * (double)ntc * n * 4;
-	double first_in = (double)mc * KT * n * 2 + KT * (double)ntc * tile;
+	double first_in = (double)mc * KT * n * 2 +
+			  (p->b_free ? 0 : KT * (double)ntc * tile);
 	double t = db ? max_d(in + block_out, first_in + out) : in + out;
 	return max_d(t, array);
 }
@@ -203,19 +204,24 @@ static void plan_search(struct ftpu_gemm_plan *p,
 				     t->max_ntiles);
 		for (size_t ntc = first_split(NT, nmax); ntc;
 		     ntc = next_split(NT, ntc)) {
-			size_t mc = rows_for(M, ub, acc, ktc, ntc, t->max_rows);
-			if (!mc)
-				continue;
-			double cost = plan_time(p, db, mc, ntc);
-			size_t chunks = div_up(M, mc) * div_up(NT, ntc) *
-					div_up(KT, ktc);
-			if (*time < 0 || cost < *time ||
-			    (cost == *time &&
-			     (mc > p->mc ||
-			      (mc == p->mc && chunks < best_chunks)))) {
-				*time = cost;
-				p->mc = mc, p->ktc = ktc, p->ntc = ntc;
-				best_chunks = chunks;
+			/* Fewer rows than fit can be faster: the last block's
+			 * results, which cannot overlap any input, shrink (at
+			 * the price of more instructions). Down to half the
+			 * array, below which the weight port bounds a fold. */
+			size_t mmax = rows_for(M, ub, acc, ktc, ntc, t->max_rows);
+			for (size_t mc = mmax; mc && (mc == mmax || 2 * mc >= p->n);
+			     mc = next_split(M, mc)) {
+				double cost = plan_time(p, db, mc, ntc);
+				size_t chunks = div_up(M, mc) * div_up(NT, ntc) *
+						div_up(KT, ktc);
+				if (*time < 0 || cost < *time ||
+				    (cost == *time &&
+				     (mc > p->mc ||
+				      (mc == p->mc && chunks < best_chunks)))) {
+					*time = cost;
+					p->mc = mc, p->ktc = ktc, p->ntc = ntc;
+					best_chunks = chunks;
+				}
 			}
 		}
 	}
@@ -244,6 +250,7 @@ int ftpu__gemm_plan(const struct ftpu_gemm_device *d, size_t M, size_t N,
 
 	p->n = n, p->M = M, p->N = N, p->K = K, p->KT = KT, p->NT = NT;
 	p->b_whole = KT <= T / NT;
+	p->b_free = p->b_whole && t->b_resident;
 
 	/* single buffered, and with UB and ACC halved if allowed: the
 	 * faster estimate wins (halves mean more chunks, and a B block

@@ -70,6 +70,7 @@ struct ftpu_gemm_tuning {
 	size_t max_ktiles;	  /* at most this many k-tiles per chunk */
 	size_t max_ntiles;	  /* at most this many n-tiles per chunk */
 	size_t batch_words; /* program words per ftpu__execute (0: default) */
+	bool b_resident;  /* (gemm.c) B is already in WM: free in the estimate */
 	bool inject_fault;  /* tests: the last program ends with an
 			     * unknown opcode, so the device faults */
 };
@@ -94,6 +95,7 @@ struct ftpu_gemm_plan {
 	size_t mc, ntc, ktc;	/* chunk sizes; the last of each may be less */
 	size_t mchunks, nblocks, kblocks, chunks;
 	bool b_whole;		  /* B sits whole at WM rows [0, KT*NT*n) */
+	bool b_free;       /* ... and resident: not sent */
 	bool db;		  /* double buffered */
 	uint32_t ub_alt, acc_alt; /* base of the second half (db) */
 	size_t image_elems;	  /* bf16 elements of the B image */

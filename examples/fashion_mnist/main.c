@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * main.c - `make demo`: the Fashion-MNIST MLP of the TPU tutorials
+ * (Flatten 28x28 -> Dense 128 ReLU -> Dense 10, softmax cross-entropy,
+ * Adam 1e-3, batch 128) trained in C with every matmul of the forward and
+ * backward passes on an ftpu device through ftpu_gemm.
+ *
+ *   build/examples/fashion_mnist/fashion_mnist [--backend sim|ref|cpu] ...
+ *   (--help lists the flags)
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "idx.h"
+#include "mlp.h"
+#include "plot.h"
+
+#define PROG "fashion_mnist"
+#define DEFAULT_DATA "/usr/share/datasets/fashion-mnist"
+#define DEFAULT_OUT "build/demo"
+#define HIDDEN 128
+#define PIXELS (28 * 28)
+
+/*
+ * The simulated device takes ~11 s per training step of 128: every step
+ * sends fresh weights and activations over a link of a byte per cycle
+ * (~0.8 MB in, ~0.5 MB out, ~1.1 M cycles at ~100k simulated cycles/s).
+ * So by default `make demo` trains one epoch on 3072 samples (24 steps)
+ * and tests on 1000: about 5 minutes (docs/demo.md). The other backends
+ * use everything.
+ */
+#define SIM_TRAIN_SUBSET 3072
+#define SIM_TEST_SUBSET 1000
+
+static const char *const class_names[IDX_CLASSES] = {
+	"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+	"Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot",
+};
+
+struct options {
+	const char *backend, *data, *out, *save, *eval;
+	size_t epochs, batch, subset, test_subset; /* 0: default */
+	uint64_t seed;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " [options]\n"
+"Trains the Fashion-MNIST MLP (784-128 ReLU-10, softmax cross-entropy, Adam)\n"
+"with every matmul of forward and backward on an ftpu device (ftpu_gemm:\n"
+"bf16 operands, fp32 accumulation); the rest on the host in fp32.\n"
+"\n"
+"  --backend B       sim: the Verilated device (default, slow);\n"
+"                    ref: the bit-exact C model of the device (fast);\n"
+"                    cpu: plain fp32 matmuls on the host, no device\n"
+"  --epochs N        passes over the training samples (default 1)\n"
+"  --batch N         batch size (default 128)\n"
+"  --seed N          weights and shuffling (default 1)\n"
+"  --subset N        training samples used, the first N (default: %d on sim,\n"
+"                    all 60000 otherwise)\n"
+"  --test-subset N   test samples (default: %d on sim, all 10000 otherwise)\n"
+"  --data DIR        the IDX files (default " DEFAULT_DATA ")\n"
+"  --out DIR         the CSV log and the SVG chart (default " DEFAULT_OUT ")\n"
+"  --save FILE       write the trained weights (a versioned binary file)\n"
+"  --eval FILE       no training: load weights, report the test accuracy and\n"
+"                    the confusion matrix\n"
+"  --help            this text\n"
+"\n"
+"The full run: " PROG " --backend ref --epochs 5\n",
+		SIM_TRAIN_SUBSET, SIM_TEST_SUBSET);
+}
+
+/* One line on stderr; the caller exits non-zero. */
+static void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool parse_num(const char *flag, const char *s, uint64_t min,
+		      uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (!*s || *end || errno || *s == '-' || v < min || v > max) {
+		error("%s: '%s' is not a number from %llu to %llu", flag, s,
+		      (unsigned long long)min, (unsigned long long)max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* 0 to go on, 1 after --help, -1 on an error (printed). */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	*o = (struct options){ .backend = "sim", .data = DEFAULT_DATA,
+			       .out = DEFAULT_OUT, .seed = 1 };
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+		char flag[64];
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			usage(stdout);
+			return 1;
+		}
+		if (strncmp(arg, "--", 2)) {
+			error("unexpected argument '%s' (see --help)", arg);
+			return -1;
+		}
+		const char *eq = strchr(arg, '=');
+		size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+		if (len >= sizeof(flag)) {
+			error("unknown option '%s' (see --help)", arg);
+			return -1;
+		}
+		memcpy(flag, arg, len);
+		flag[len] = 0;
+		static const char *const known[] = {
+			"--backend", "--epochs", "--batch", "--seed", "--subset",
+			"--test-subset", "--data", "--out", "--save", "--eval",
+		};
+		bool ok = false;
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			ok |= !strcmp(flag, known[k]);
+		if (!ok) {
+			error("unknown option '%s' (see --help)", flag);
+			return -1;
+		}
+		if (eq)
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else {
+			error("%s needs a value (see --help)", flag);
+			return -1;
+		}
+		uint64_t v;
+		if (!strcmp(flag, "--backend")) {
+			if (strcmp(val, "sim") && strcmp(val, "ref") &&
+			    strcmp(val, "cpu")) {
+				error("--backend: '%s' is not sim, ref or cpu", val);
+				return -1;
+			}
+			o->backend = val;
+		} else if (!strcmp(flag, "--data")) {
+			o->data = val;
+		} else if (!strcmp(flag, "--out")) {
+			o->out = val;
+		} else if (!strcmp(flag, "--save")) {
+			o->save = val;
+		} else if (!strcmp(flag, "--eval")) {
+			o->eval = val;
+		} else if (!strcmp(flag, "--seed")) {
+			if (!parse_num(flag, val, 0, UINT64_MAX, &o->seed))
+				return -1;
+		} else {
+			uint64_t max = !strcmp(flag, "--epochs") ? 1000 : 1000000;
+			if (!parse_num(flag, val, 1, max, &v))
+				return -1;
+			if (!strcmp(flag, "--epochs"))
+				o->epochs = v;
+			else if (!strcmp(flag, "--batch"))
+				o->batch = v;
+			else if (!strcmp(flag, "--subset"))
+				o->subset = v;
+			else
+				o->test_subset = v;
+		}
+	}
+	if (o->eval && (o->save || o->epochs || o->batch || o->subset)) {
+		error("--eval loads weights and trains nothing: it takes no "
+		      "--save, --epochs, --batch or --subset");
+		return -1;
+	}
+	return 0;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = buf + 1;; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+			*p = 0;
+			if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+				return -1;
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+static void to_float(const uint8_t *px, size_t n, float *x)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)px[i] / 255.0f;
+}
+
+static const char *hms(double s, char *buf, size_t len)
+{
+	unsigned t = s > 0 && s < 1e7 ? (unsigned)(s + 0.5) : 0;
+	if (t >= 3600)
+		snprintf(buf, len, "%u:%02u:%02u", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%u:%02u", t / 60, t % 60);
+	return buf;
+}
+
+/* ---- progress ------------------------------------------------------------- */
+
+struct progress {
+	bool tty;
+	double started, last_print;
+	unsigned epoch, epochs;
+	size_t total;
+};
+
+/* The epoch's bar: redrawn in place on a terminal; elsewhere printed when
+ * the epoch ends or 30 s after the last. */
+static void progress_show(struct progress *p, size_t done, double loss,
+			  double util, bool device)
+{
+	double t = now_s(), el = t - p->started;
+	bool final = done == p->total;
+	if (!final && (p->tty ? t - p->last_print < 0.1 : t - p->last_print < 30))
+		return;
+	p->last_print = t;
+	char bar[25], eta[32], line[256];
+	size_t fill = p->total ? done * 24 / p->total : 24;
+	for (size_t i = 0; i < 24; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[24] = 0;
+	int len = snprintf(line, sizeof(line),
+			   "epoch %u/%u [%s] %zu/%zu  %.2f steps/s  loss %.4f",
+			   p->epoch, p->epochs, bar, done, p->total,
+			   el > 0 ? (double)done / el : 0.0, loss);
+	if (device && len > 0 && (size_t)len < sizeof(line))
+		len += snprintf(line + len, sizeof(line) - len,
+				"  util %.1f%%", 100 * util);
+	if (len > 0 && (size_t)len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "  %s %s",
+			 final ? "in" : "ETA",
+			 hms(final ? el : el / (double)(done ? done : 1) *
+					  (double)(p->total - done), eta,
+			     sizeof(eta)));
+	if (p->tty)
+		printf("\r%s\033[K%s", line, final ? "\n" : "");
+	else
+		printf("%s\n", line);
+	fflush(stdout);
+}
+
+/* ---- evaluation ----------------------------------------------------------- */
+
+/* Accuracy of m on the first n test samples; confusion[true][pred] when
+ * not NULL. */
+static int evaluate(const struct mlp *m, struct mlp_backend *be,
+		    const struct idx_set *test, size_t n, bool tty,
+		    double *accuracy, unsigned (*confusion)[IDX_CLASSES])
+{
+	float *x = calloc(n * PIXELS, sizeof(float));
+	uint8_t *pred = malloc(n);
+	int ret;
+
+	if (!x || !pred) {
+		free(x);
+		free(pred);
+		error("out of memory for %zu test samples", n);
+		return FTPU_ERR_NOMEM;
+	}
+	if (tty) {
+		printf("  testing on %zu samples (%s) ...", n, be->name);
+		fflush(stdout);
+	}
+	to_float(test->images.pixels, n * PIXELS, x);
+	ret = mlp_predict(m, be, x, n, pred);
+	if (tty)
+		printf("\r\033[K");
+	if (ret) {
+		error("%s", be->err);
+	} else {
+		size_t right = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint8_t y = test->labels.labels[i];
+			right += pred[i] == y;
+			if (confusion)
+				confusion[y][pred[i]]++;
+		}
+		*accuracy = (double)right / (double)n;
+	}
+	free(x);
+	free(pred);
+	return ret;
+}
+
+static void print_confusion(unsigned (*c)[IDX_CLASSES])
+{
+	printf("confusion matrix (rows: true class, columns: predicted class)\n");
+	printf("%16s", "");
+	for (int j = 0; j < IDX_CLASSES; j++)
+		printf(" %5d", j);
+	printf("  recall\n");
+	for (int i = 0; i < IDX_CLASSES; i++) {
+		unsigned row = 0;
+		for (int j = 0; j < IDX_CLASSES; j++)
+			row += c[i][j];
+		printf("%d %-13s ", i, class_names[i]);
+		for (int j = 0; j < IDX_CLASSES; j++)
+			printf(" %5u", c[i][j]);
+		printf("  %5.1f%%\n", row ? 100.0 * c[i][i] / row : 0.0);
+	}
+}
+
+static const char *backend_desc(const struct mlp_backend *be)
+{
+	static char buf[128];
+	if (be->kind == MLP_CPU)
+		return "the host CPU (fp32 matmuls, no device)";
+	snprintf(buf, sizeof(buf), "%s (%s, a %ux%u bf16 systolic array)",
+		 be->name, be->kind == MLP_SIM ? "the Verilated device" :
+		 "the C model of the device", be->rows, be->cols);
+	return buf;
+}
+
+static int run_eval(const struct options *o, struct mlp_backend *be,
+		    const struct idx_set *test, size_t n_test, bool tty)
+{
+	struct mlp m;
+	char err[512];
+	unsigned confusion[IDX_CLASSES][IDX_CLASSES] = { { 0 } };
+	double acc = 0;
+
+	int ret = mlp_load(&m, o->eval, err, sizeof(err));
+	if (ret) {
+		error("%s", err);
+		return 1;
+	}
+	if (m.in != PIXELS || m.out != IDX_CLASSES) {
+		error("%s: a %zu-%zu-%zu model; Fashion-MNIST needs %d inputs "
+		      "and %d outputs", o->eval, m.in, m.hid, m.out, PIXELS,
+		      IDX_CLASSES);
+		mlp_free(&m);
+		return 1;
+	}
+	printf("ftpu: evaluating %s (%zu-%zu-%zu, %llu steps trained) on %s\n",
+	       o->eval, m.in, m.hid, m.out, (unsigned long long)m.t,
+	       backend_desc(be));
+	double t0 = now_s();
+	mlp_backend_clear(be);
+	ret = evaluate(&m, be, test, n_test, tty, &acc, confusion);
+	mlp_free(&m);
+	if (ret)
+		return 1;
+	printf("test accuracy %.4f (%zu of %zu test samples), %.1f s",
+	       acc, n_test, test->images.count, now_s() - t0);
+	if (be->dev)
+		printf(", device utilization %.1f%%",
+		       100 * mlp_backend_utilization(be));
+	printf("\n");
+	print_confusion(confusion);
+	return 0;
+}
+
+/* ---- training --------------------------------------------------------------- */
+
+struct rows {
+	struct log_row *v;
+	size_t n, cap;
+};
+
+static bool rows_add(struct rows *r, struct log_row row)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		struct log_row *v = realloc(r->v, cap * sizeof(*v));
+		if (!v)
+			return false;
+		r->v = v, r->cap = cap;
+	}
+	r->v[r->n++] = row;
+	return true;
+}
+
+static double util_of(const struct mlp_backend *be, uint64_t macs,
+		      uint64_t cycles)
+{
+	if (!be->dev)
+		return -1;
+	return cycles ? (double)macs / ((double)be->rows * be->cols * cycles) : 0;
+}
+
+static int run_train(const struct options *o, struct mlp_backend *be,
+		     const struct idx_set *train, size_t n_train,
+		     const struct idx_set *test, size_t n_test, bool tty)
+{
+	const size_t epochs = o->epochs ? o->epochs : 1;
+	const size_t batch = o->batch ? o->batch : 128;
+	const size_t steps = (n_train + batch - 1) / batch;
+	const size_t log_every = steps >= 25 ? steps / 25 : 1;
+	char err[512], csv[4096], svg[4096], title[256];
+	struct mlp m;
+	struct rows rows = { 0 };
+	int status = 1;
+
+	if (make_dirs(o->out) != 0) {
+		error("%s: cannot create the directory: %s", o->out,
+		      strerror(errno));
+		return 1;
+	}
+	snprintf(csv, sizeof(csv), "%s/fashion_mnist-%s.csv", o->out, be->name);
+	snprintf(svg, sizeof(svg), "%s/fashion_mnist-%s.svg", o->out, be->name);
+	if (mlp_init(&m, PIXELS, HIDDEN, IDX_CLASSES, o->seed, err,
+		     sizeof(err))) {
+		error("%s", err);
+		return 1;
+	}
+	float *x = malloc(batch * PIXELS * sizeof(float));
+	uint8_t *y = malloc(batch);
+	size_t *order = malloc(n_train * sizeof(*order));
+	if (!x || !y || !order) {
+		error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n_train; i++)
+		order[i] = i;
+	struct mlp_rng shuffle = { o->seed ^ 0x5f0c3a2b9d1e4f67ull };
+
+	printf("ftpu: Fashion-MNIST MLP %d-%d-%d trained with every matmul on %s\n",
+	       PIXELS, HIDDEN, IDX_CLASSES, backend_desc(be));
+	printf("  %zu of %zu training samples, %zu of %zu test samples, batch %zu, "
+	       "%zu epoch%s of %zu steps, Adam lr %g, seed %llu\n",
+	       n_train, train->images.count, n_test, test->images.count, batch,
+	       epochs, epochs > 1 ? "s" : "", steps, (double)m.adam.lr,
+	       (unsigned long long)o->seed);
+	if (be->kind == MLP_SIM && (n_train < train->images.count ||
+				    n_test < test->images.count))
+		printf("  (a subset: the simulated device takes seconds a step; "
+		       "the full data: --backend ref --epochs 5)\n");
+
+	double t_train = now_s();
+	size_t gstep = 0;
+	for (size_t e = 1; e <= epochs; e++) {
+		/* Fisher-Yates, as Keras shuffles every epoch */
+		for (size_t i = n_train - 1; i > 0; i--) {
+			size_t j = mlp_rng_below(&shuffle, i + 1), t = order[i];
+			order[i] = order[j], order[j] = t;
+		}
+		struct progress pr = { .tty = tty, .started = now_s(),
+				       .last_print = now_s(),
+				       .epoch = (unsigned)e,
+				       .epochs = (unsigned)epochs, .total = steps };
+		mlp_backend_clear(be);
+		double epoch_loss = 0, win_loss = 0;
+		size_t win_steps = 0;
+		uint64_t win_macs = 0, win_cycles = 0;
+		for (size_t s = 0; s < steps; s++) {
+			size_t at = s * batch;
+			size_t nb = n_train - at < batch ? n_train - at : batch;
+			for (size_t i = 0; i < nb; i++) {
+				size_t k = order[at + i];
+				to_float(train->images.pixels + k * PIXELS, PIXELS,
+					 x + i * PIXELS);
+				y[i] = train->labels.labels[k];
+			}
+			float loss;
+			if (mlp_train_step(&m, be, x, y, nb, &loss)) {
+				if (tty)
+					printf("\n");
+				error("epoch %zu step %zu: %s", e, s + 1, be->err);
+				goto out;
+			}
+			if (!isfinite(loss)) {
+				if (tty)
+					printf("\n");
+				error("epoch %zu step %zu: the loss is %g", e,
+				      s + 1, (double)loss);
+				goto out;
+			}
+			gstep++;
+			epoch_loss += loss;
+			win_loss += loss;
+			win_steps++;
+			progress_show(&pr, s + 1, epoch_loss / (double)(s + 1),
+				      mlp_backend_utilization(be), be->dev);
+			if (win_steps == log_every || s + 1 == steps) {
+				struct log_row r = {
+					.epoch = (unsigned)e, .step = gstep,
+					.x = (double)(e - 1) + (double)(s + 1) / steps,
+					.loss = win_loss / (double)win_steps,
+					.accuracy = -1, .seconds = now_s() - t_train,
+					.utilization = util_of(be, be->macs - win_macs,
+							       be->cycles - win_cycles),
+				};
+				if (!rows_add(&rows, r)) {
+					error("out of memory");
+					goto out;
+				}
+				win_loss = 0, win_steps = 0;
+				win_macs = be->macs, win_cycles = be->cycles;
+			}
+		}
+		double train_s = now_s() - pr.started;
+		double util = util_of(be, be->macs, be->cycles);
+		const struct mlp_backend tr = *be; /* the training's totals */
+
+		double t_test = now_s(), acc = 0;
+		if (evaluate(&m, be, test, n_test, tty, &acc, NULL))
+			goto out;
+		double test_s = now_s() - t_test;
+		struct log_row r = {
+			.epoch = (unsigned)e, .step = gstep, .x = (double)e,
+			.loss = epoch_loss / (double)steps, .accuracy = acc,
+			.seconds = now_s() - t_train, .utilization = util,
+		};
+		if (!rows_add(&rows, r)) {
+			error("out of memory");
+			goto out;
+		}
+		printf("epoch %zu/%zu: train loss %.4f, test accuracy %.4f, "
+		       "%.1f s (train %.1f s, %.0f%% in matmuls; test %.1f s)\n",
+		       e, epochs, r.loss, acc, train_s + test_s, train_s,
+		       train_s > 0 ? 100 * tr.gemm_seconds / train_s : 0, test_s);
+		if (be->dev)
+			printf("  device (training): %.2f G MACs in %.1f M cycles, "
+			       "utilization %.1f%%, %.1f MB in / %.1f MB out over "
+			       "the link\n",
+			       (double)tr.macs / 1e9, (double)tr.cycles / 1e6,
+			       100 * util, (double)tr.bytes_in / 1e6,
+			       (double)tr.bytes_out / 1e6);
+		fflush(stdout);
+	}
+
+	snprintf(title, sizeof(title),
+		 "Fashion-MNIST MLP on %s: %zu train / %zu test samples, batch "
+		 "%zu, seed %llu", be->name, n_train, n_test, batch,
+		 (unsigned long long)o->seed);
+	if (log_write_csv(csv, rows.v, rows.n, err, sizeof(err)) ||
+	    plot_write_svg(svg, title, rows.v, rows.n, (double)epochs, err,
+			   sizeof(err))) {
+		error("%s", err);
+		goto out;
+	}
+	printf("log:     %s\nchart:   %s\n", csv, svg);
+	if (o->save) {
+		if (mlp_save(&m, o->save, err, sizeof(err))) {
+			error("%s", err);
+			goto out;
+		}
+		printf("weights: %s (test them: " PROG " --eval %s --backend %s)\n",
+		       o->save, o->save, be->name);
+	}
+	if (be->kind == MLP_SIM && (n_train < train->images.count || epochs < 5))
+		printf("the full run (60000 samples, 5 epochs, ~0.87 accuracy): "
+		       "build/examples/fashion_mnist/fashion_mnist --backend ref "
+		       "--epochs 5\n");
+	status = 0;
+out:
+	free(rows.v);
+	free(x);
+	free(y);
+	free(order);
+	mlp_free(&m);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct idx_set train = { 0 }, test = { 0 };
+	struct mlp_backend be;
+	char err[1024];
+	int status = 1;
+
+	int r = parse_args(argc, argv, &o);
+	if (r)
+		return r > 0 ? 0 : 2;
+	bool sim = !strcmp(o.backend, "sim");
+	bool tty = isatty(STDOUT_FILENO);
+
+	if (!o.eval && idx_read_fashion(o.data, "train", &train, err, sizeof(err))) {
+		error("%s", err);
+		return 1;
+	}
+	if (idx_read_fashion(o.data, "t10k", &test, err, sizeof(err))) {
+		error("%s", err);
+		goto out_data;
+	}
+	size_t n_train = o.subset ? o.subset : sim ? SIM_TRAIN_SUBSET : train.images.count;
+	size_t n_test = o.test_subset ? o.test_subset : sim ? SIM_TEST_SUBSET : test.images.count;
+	if (!o.eval && n_train > train.images.count)
+		n_train = train.images.count;
+	if (o.subset && o.subset > train.images.count && !o.eval) {
+		error("--subset: %zu is more than the %zu training samples",
+		      o.subset, train.images.count);
+		goto out_data;
+	}
+	if (o.test_subset && o.test_subset > test.images.count) {
+		error("--test-subset: %zu is more than the %zu test samples",
+		      o.test_subset, test.images.count);
+		goto out_data;
+	}
+	if (n_test > test.images.count)
+		n_test = test.images.count;
+	if (mlp_backend_open(&be, o.backend)) {
+		error("%s", be.err);
+		goto out_data;
+	}
+	status = o.eval ? run_eval(&o, &be, &test, n_test, tty)
+			: run_train(&o, &be, &train, n_train, &test, n_test, tty);
+	mlp_backend_close(&be);
+out_data:
+	idx_free_set(&train);
+	idx_free_set(&test);
+	return status;
+}
