@@ -54,12 +54,14 @@ static int read_exact(gzFile f, const char *path, void *buf, size_t n,
 		if (r < 0)
 			return fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: corrupt (%s) while reading the %s",
-				    path, gz_reason(f) ? gz_reason(f) : "read error",
+				    path,
+				    gz_reason(f) ? gz_reason(f) : "read error",
 				    what);
 		if (r == 0) {
 			const char *why = gz_reason(f);
 			return fail(FTPU_ERR_CORRUPT, err, errlen,
-				    "%s: truncated: %zu of %zu bytes of the %s%s%s%s",
+				    "%s: truncated: %zu of %zu bytes of the "
+				    "%s%s%s%s",
 				    path, got, n, what, why ? " (" : "",
 				    why ? why : "", why ? ")" : "");
 		}
@@ -89,8 +91,8 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 	int ret;
 
 	if (access(path, F_OK) != 0 && errno == ENOENT)
-		return fail(FTPU_ERR_NOT_FOUND, err, errlen,
-			    "%s: no such file", path);
+		return fail(FTPU_ERR_NOT_FOUND, err, errlen, "%s: no such file",
+			    path);
 	gzFile f = gzopen(path, "rb");
 	if (!f)
 		return fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO,
@@ -117,8 +119,7 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 		dims[i] = be32(head + 4 + 4 * i);
 		if (dims[i] == 0) {
 			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-				   "%s: bad dimensions: size %u is 0", path,
-				   i);
+				   "%s: bad dimensions: size %u is 0", path, i);
 			goto out;
 		}
 		if (dims[i] > IDX_MAX_BYTES / total) {
@@ -147,7 +148,8 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 		if (r > 0)
 			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
 				   "%s: trailing bytes after %zu data bytes "
-				   "(wrong dimensions?)", path, total);
+				   "(wrong dimensions?)",
+				   path, total);
 		else if (r < 0 || gz_reason(f))
 			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
 				   "%s: corrupt (%s) at the end", path,
@@ -168,8 +170,8 @@ struct image_shape {
 	size_t rows, cols;
 };
 
-static int check_images(const char *path, const uint32_t *dims,
-			const void *arg, char *err, size_t errlen)
+static int check_images(const char *path, const uint32_t *dims, const void *arg,
+			char *err, size_t errlen)
 {
 	const struct image_shape *s = arg;
 
@@ -190,7 +192,7 @@ static int check_none(const char *path, const uint32_t *dims, const void *arg,
 int idx_read_images(const char *path, size_t rows, size_t cols,
 		    struct idx_images *out, char *err, size_t errlen)
 {
-	struct image_shape s = { rows, cols };
+	struct image_shape s = {rows, cols};
 	uint32_t dims[3];
 	uint8_t *data;
 	size_t size;
@@ -223,20 +225,20 @@ int idx_read_labels(const char *path, struct idx_labels *out, char *err,
 		return ret;
 	for (size_t i = 0; i < size; i++)
 		if (data[i] >= IDX_CLASSES) {
+			unsigned label = data[i];
 			free(data);
 			return fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: label %u of item %zu is not a class "
-				    "(0..%d)", path, data[i], i,
-				    IDX_CLASSES - 1);
+				    "(0..%d)",
+				    path, label, i, IDX_CLASSES - 1);
 		}
 	out->count = size;
 	out->labels = data;
 	return FTPU_OK;
 }
 
-int idx_read_set(const char *images_path, const char *labels_path,
-		 size_t rows, size_t cols, struct idx_set *out, char *err,
-		 size_t errlen)
+int idx_read_set(const char *images_path, const char *labels_path, size_t rows,
+		 size_t cols, struct idx_set *out, char *err, size_t errlen)
 {
 	struct idx_images im;
 	struct idx_labels lb;
@@ -324,14 +326,15 @@ int idx_write(const char *path, const uint32_t *dims, unsigned ndims,
 	int ret = FTPU_OK;
 
 	if (ndims == 0 || ndims > 255)
-		return fail(FTPU_ERR_INVALID, err, errlen,
-			    "%s: %u dimensions", path, ndims);
+		return fail(FTPU_ERR_INVALID, err, errlen, "%s: %u dimensions",
+			    path, ndims);
 	head[0] = head[1] = 0;
 	head[2] = IDX_TYPE_UBYTE;
 	head[3] = (uint8_t)ndims;
 	for (unsigned i = 0; i < ndims; i++) {
 		for (int b = 0; b < 4; b++)
-			head[4 + 4 * i + b] = (uint8_t)(dims[i] >> (24 - 8 * b));
+			head[4 + 4 * i + b] =
+				(uint8_t)(dims[i] >> (24 - 8 * b));
 		total *= dims[i];
 	}
 	gzFile f = gzopen(path, gz ? "wb" : "wbT");

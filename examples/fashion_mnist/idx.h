@@ -49,9 +49,8 @@ int idx_read_labels(const char *path, struct idx_labels *out, char *err,
 		    size_t errlen);
 
 /* Both files of a set; their counts must agree (the message names both). */
-int idx_read_set(const char *images_path, const char *labels_path,
-		 size_t rows, size_t cols, struct idx_set *out, char *err,
-		 size_t errlen);
+int idx_read_set(const char *images_path, const char *labels_path, size_t rows,
+		 size_t cols, struct idx_set *out, char *err, size_t errlen);
 
 /* The Fashion-MNIST set prefix ("train" or "t10k") in dir, 28x28 images:
  * dir/prefix-images-idx3-ubyte.gz and dir/prefix-labels-idx1-ubyte.gz

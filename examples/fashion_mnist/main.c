@@ -40,9 +40,11 @@
 #define SIM_TRAIN_SUBSET 3072
 #define SIM_TEST_SUBSET 1000
 
+static const char *prog_path = PROG; /* argv[0], for the hints printed */
+
 static const char *const class_names[IDX_CLASSES] = {
 	"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-	"Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot",
+	"Sandal",      "Shirt",	  "Sneaker",  "Bag",   "Ankle boot",
 };
 
 struct options {
@@ -53,6 +55,7 @@ struct options {
 
 static void usage(FILE *f)
 {
+	/* clang-format off */
 	fprintf(f,
 "usage: " PROG " [options]\n"
 "Trains the Fashion-MNIST MLP (784-128 ReLU-10, softmax cross-entropy, Adam)\n"
@@ -77,6 +80,7 @@ static void usage(FILE *f)
 "\n"
 "The full run: " PROG " --backend ref --epochs 5\n",
 		SIM_TRAIN_SUBSET, SIM_TEST_SUBSET);
+	/* clang-format on */
 }
 
 /* One line on stderr; the caller exits non-zero. */
@@ -117,8 +121,10 @@ static bool parse_num(const char *flag, const char *s, uint64_t min,
 /* 0 to go on, 1 after --help, -1 on an error (printed). */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .backend = "sim", .data = DEFAULT_DATA,
-			       .out = DEFAULT_OUT, .seed = 1 };
+	*o = (struct options){.backend = "sim",
+			      .data = DEFAULT_DATA,
+			      .out = DEFAULT_OUT,
+			      .seed = 1};
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
 		char flag[64];
@@ -139,8 +145,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		memcpy(flag, arg, len);
 		flag[len] = 0;
 		static const char *const known[] = {
-			"--backend", "--epochs", "--batch", "--seed", "--subset",
-			"--test-subset", "--data", "--out", "--save", "--eval",
+			"--backend", "--epochs",      "--batch", "--seed",
+			"--subset",  "--test-subset", "--data",	 "--out",
+			"--save",    "--eval",
 		};
 		bool ok = false;
 		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -161,7 +168,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		if (!strcmp(flag, "--backend")) {
 			if (strcmp(val, "sim") && strcmp(val, "ref") &&
 			    strcmp(val, "cpu")) {
-				error("--backend: '%s' is not sim, ref or cpu", val);
+				error("--backend: '%s' is not sim, ref or cpu",
+				      val);
 				return -1;
 			}
 			o->backend = val;
@@ -177,7 +185,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (!parse_num(flag, val, 0, UINT64_MAX, &o->seed))
 				return -1;
 		} else {
-			uint64_t max = !strcmp(flag, "--epochs") ? 1000 : 1000000;
+			uint64_t max =
+				!strcmp(flag, "--epochs") ? 1000 : 1000000;
 			if (!parse_num(flag, val, 1, max, &v))
 				return -1;
 			if (!strcmp(flag, "--epochs"))
@@ -227,6 +236,23 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
+/* Whether a file can be created where path points (its directory). */
+static bool dir_writable(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return access(".", W_OK) == 0;
+	size_t len = slash == path ? 1 : (size_t)(slash - path);
+	if (len >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	memcpy(dir, path, len);
+	dir[len] = 0;
+	return access(dir, W_OK) == 0;
+}
+
 static void to_float(const uint8_t *px, size_t n, float *x)
 {
 	for (size_t i = 0; i < n; i++)
@@ -237,13 +263,14 @@ static const char *hms(double s, char *buf, size_t len)
 {
 	unsigned t = s > 0 && s < 1e7 ? (unsigned)(s + 0.5) : 0;
 	if (t >= 3600)
-		snprintf(buf, len, "%u:%02u:%02u", t / 3600, t / 60 % 60, t % 60);
+		snprintf(buf, len, "%u:%02u:%02u", t / 3600, t / 60 % 60,
+			 t % 60);
 	else
 		snprintf(buf, len, "%u:%02u", t / 60, t % 60);
 	return buf;
 }
 
-/* ---- progress ------------------------------------------------------------- */
+/* ---- progress ------------------------------------------------------------ */
 
 struct progress {
 	bool tty;
@@ -259,7 +286,8 @@ static void progress_show(struct progress *p, size_t done, double loss,
 {
 	double t = now_s(), el = t - p->started;
 	bool final = done == p->total;
-	if (!final && (p->tty ? t - p->last_print < 0.1 : t - p->last_print < 30))
+	if (!final &&
+	    (p->tty ? t - p->last_print < 0.1 : t - p->last_print < 30))
 		return;
 	p->last_print = t;
 	char bar[25], eta[32], line[256];
@@ -272,14 +300,15 @@ static void progress_show(struct progress *p, size_t done, double loss,
 			   p->epoch, p->epochs, bar, done, p->total,
 			   el > 0 ? (double)done / el : 0.0, loss);
 	if (device && len > 0 && (size_t)len < sizeof(line))
-		len += snprintf(line + len, sizeof(line) - len,
-				"  util %.1f%%", 100 * util);
+		len += snprintf(line + len, sizeof(line) - len, "  util %.1f%%",
+				100 * util);
 	if (len > 0 && (size_t)len < sizeof(line))
 		snprintf(line + len, sizeof(line) - len, "  %s %s",
 			 final ? "in" : "ETA",
-			 hms(final ? el : el / (double)(done ? done : 1) *
-					  (double)(p->total - done), eta,
-			     sizeof(eta)));
+			 hms(final ? el
+				   : el / (double)(done ? done : 1) *
+					     (double)(p->total - done),
+			     eta, sizeof(eta)));
 	if (p->tty)
 		printf("\r%s\033[K%s", line, final ? "\n" : "");
 	else
@@ -287,7 +316,7 @@ static void progress_show(struct progress *p, size_t done, double loss,
 	fflush(stdout);
 }
 
-/* ---- evaluation ----------------------------------------------------------- */
+/* ---- evaluation ---------------------------------------------------------- */
 
 /* Accuracy of m on the first n test samples; confusion[true][pred] when
  * not NULL. */
@@ -332,7 +361,8 @@ static int evaluate(const struct mlp *m, struct mlp_backend *be,
 
 static void print_confusion(unsigned (*c)[IDX_CLASSES])
 {
-	printf("confusion matrix (rows: true class, columns: predicted class)\n");
+	printf("confusion matrix (rows: true class, columns: predicted "
+	       "class)\n");
 	printf("%16s", "");
 	for (int j = 0; j < IDX_CLASSES; j++)
 		printf(" %5d", j);
@@ -354,8 +384,10 @@ static const char *backend_desc(const struct mlp_backend *be)
 	if (be->kind == MLP_CPU)
 		return "the host CPU (fp32 matmuls, no device)";
 	snprintf(buf, sizeof(buf), "%s (%s, a %ux%u bf16 systolic array)",
-		 be->name, be->kind == MLP_SIM ? "the Verilated device" :
-		 "the C model of the device", be->rows, be->cols);
+		 be->name,
+		 be->kind == MLP_SIM ? "the Verilated device"
+				     : "the C model of the device",
+		 be->rows, be->cols);
 	return buf;
 }
 
@@ -364,7 +396,7 @@ static int run_eval(const struct options *o, struct mlp_backend *be,
 {
 	struct mlp m;
 	char err[512];
-	unsigned confusion[IDX_CLASSES][IDX_CLASSES] = { { 0 } };
+	unsigned confusion[IDX_CLASSES][IDX_CLASSES] = {{0}};
 	double acc = 0;
 
 	int ret = mlp_load(&m, o->eval, err, sizeof(err));
@@ -374,8 +406,8 @@ static int run_eval(const struct options *o, struct mlp_backend *be,
 	}
 	if (m.in != PIXELS || m.out != IDX_CLASSES) {
 		error("%s: a %zu-%zu-%zu model; Fashion-MNIST needs %d inputs "
-		      "and %d outputs", o->eval, m.in, m.hid, m.out, PIXELS,
-		      IDX_CLASSES);
+		      "and %d outputs",
+		      o->eval, m.in, m.hid, m.out, PIXELS, IDX_CLASSES);
 		mlp_free(&m);
 		return 1;
 	}
@@ -388,8 +420,8 @@ static int run_eval(const struct options *o, struct mlp_backend *be,
 	mlp_free(&m);
 	if (ret)
 		return 1;
-	printf("test accuracy %.4f (%zu of %zu test samples), %.1f s",
-	       acc, n_test, test->images.count, now_s() - t0);
+	printf("test accuracy %.4f (%zu of %zu test samples), %.1f s", acc,
+	       n_test, test->images.count, now_s() - t0);
 	if (be->dev)
 		printf(", device utilization %.1f%%",
 		       100 * mlp_backend_utilization(be));
@@ -398,7 +430,7 @@ static int run_eval(const struct options *o, struct mlp_backend *be,
 	return 0;
 }
 
-/* ---- training --------------------------------------------------------------- */
+/* ---- training ------------------------------------------------------------ */
 
 struct rows {
 	struct log_row *v;
@@ -423,7 +455,8 @@ static double util_of(const struct mlp_backend *be, uint64_t macs,
 {
 	if (!be->dev)
 		return -1;
-	return cycles ? (double)macs / ((double)be->rows * be->cols * cycles) : 0;
+	return cycles ? (double)macs / ((double)be->rows * be->cols * cycles)
+		      : 0;
 }
 
 static int run_train(const struct options *o, struct mlp_backend *be,
@@ -436,7 +469,7 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	const size_t log_every = steps >= 25 ? steps / 25 : 1;
 	char err[512], csv[4096], svg[4096], title[256];
 	struct mlp m;
-	struct rows rows = { 0 };
+	struct rows rows = {0};
 	int status = 1;
 
 	if (make_dirs(o->out) != 0) {
@@ -460,19 +493,20 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	}
 	for (size_t i = 0; i < n_train; i++)
 		order[i] = i;
-	struct mlp_rng shuffle = { o->seed ^ 0x5f0c3a2b9d1e4f67ull };
+	struct mlp_rng shuffle = {o->seed ^ 0x5f0c3a2b9d1e4f67ull};
 
-	printf("ftpu: Fashion-MNIST MLP %d-%d-%d trained with every matmul on %s\n",
+	printf("ftpu: Fashion-MNIST MLP %d-%d-%d trained with every matmul on "
+	       "%s\n",
 	       PIXELS, HIDDEN, IDX_CLASSES, backend_desc(be));
-	printf("  %zu of %zu training samples, %zu of %zu test samples, batch %zu, "
-	       "%zu epoch%s of %zu steps, Adam lr %g, seed %llu\n",
+	printf("  %zu of %zu training samples, %zu of %zu test samples, "
+	       "batch %zu, %zu epoch%s of %zu steps, Adam lr %g, seed %llu\n",
 	       n_train, train->images.count, n_test, test->images.count, batch,
 	       epochs, epochs > 1 ? "s" : "", steps, (double)m.adam.lr,
 	       (unsigned long long)o->seed);
-	if (be->kind == MLP_SIM && (n_train < train->images.count ||
-				    n_test < test->images.count))
-		printf("  (a subset: the simulated device takes seconds a step; "
-		       "the full data: --backend ref --epochs 5)\n");
+	if (be->kind == MLP_SIM &&
+	    (n_train < train->images.count || n_test < test->images.count))
+		printf("  (a subset: the simulated device takes seconds a "
+		       "step; the full data: --backend ref --epochs 5)\n");
 
 	double t_train = now_s();
 	size_t gstep = 0;
@@ -482,10 +516,12 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 			size_t j = mlp_rng_below(&shuffle, i + 1), t = order[i];
 			order[i] = order[j], order[j] = t;
 		}
-		struct progress pr = { .tty = tty, .started = now_s(),
-				       .last_print = now_s(),
-				       .epoch = (unsigned)e,
-				       .epochs = (unsigned)epochs, .total = steps };
+		struct progress pr = {.tty = tty,
+				      .started = now_s(),
+				      .last_print = now_s(),
+				      .epoch = (unsigned)e,
+				      .epochs = (unsigned)epochs,
+				      .total = steps};
 		mlp_backend_clear(be);
 		double epoch_loss = 0, win_loss = 0;
 		size_t win_steps = 0;
@@ -495,15 +531,16 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 			size_t nb = n_train - at < batch ? n_train - at : batch;
 			for (size_t i = 0; i < nb; i++) {
 				size_t k = order[at + i];
-				to_float(train->images.pixels + k * PIXELS, PIXELS,
-					 x + i * PIXELS);
+				to_float(train->images.pixels + k * PIXELS,
+					 PIXELS, x + i * PIXELS);
 				y[i] = train->labels.labels[k];
 			}
 			float loss;
 			if (mlp_train_step(&m, be, x, y, nb, &loss)) {
 				if (tty)
 					printf("\n");
-				error("epoch %zu step %zu: %s", e, s + 1, be->err);
+				error("epoch %zu step %zu: %s", e, s + 1,
+				      be->err);
 				goto out;
 			}
 			if (!isfinite(loss)) {
@@ -521,12 +558,16 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 				      mlp_backend_utilization(be), be->dev);
 			if (win_steps == log_every || s + 1 == steps) {
 				struct log_row r = {
-					.epoch = (unsigned)e, .step = gstep,
-					.x = (double)(e - 1) + (double)(s + 1) / steps,
+					.epoch = (unsigned)e,
+					.step = gstep,
+					.x = (double)(e - 1) +
+					     (double)(s + 1) / steps,
 					.loss = win_loss / (double)win_steps,
-					.accuracy = -1, .seconds = now_s() - t_train,
-					.utilization = util_of(be, be->macs - win_macs,
-							       be->cycles - win_cycles),
+					.accuracy = -1,
+					.seconds = now_s() - t_train,
+					.utilization = util_of(
+						be, be->macs - win_macs,
+						be->cycles - win_cycles),
 				};
 				if (!rows_add(&rows, r)) {
 					error("out of memory");
@@ -545,22 +586,28 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 			goto out;
 		double test_s = now_s() - t_test;
 		struct log_row r = {
-			.epoch = (unsigned)e, .step = gstep, .x = (double)e,
-			.loss = epoch_loss / (double)steps, .accuracy = acc,
-			.seconds = now_s() - t_train, .utilization = util,
+			.epoch = (unsigned)e,
+			.step = gstep,
+			.x = (double)e,
+			.loss = epoch_loss / (double)steps,
+			.accuracy = acc,
+			.seconds = now_s() - t_train,
+			.utilization = util,
 		};
 		if (!rows_add(&rows, r)) {
 			error("out of memory");
 			goto out;
 		}
 		printf("epoch %zu/%zu: train loss %.4f, test accuracy %.4f, "
-		       "%.1f s (train %.1f s, %.0f%% in matmuls; test %.1f s)\n",
+		       "%.1f s (train %.1f s, %.0f%% in matmuls; "
+		       "test %.1f s)\n",
 		       e, epochs, r.loss, acc, train_s + test_s, train_s,
-		       train_s > 0 ? 100 * tr.gemm_seconds / train_s : 0, test_s);
+		       train_s > 0 ? 100 * tr.gemm_seconds / train_s : 0,
+		       test_s);
 		if (be->dev)
-			printf("  device (training): %.2f G MACs in %.1f M cycles, "
-			       "utilization %.1f%%, %.1f MB in / %.1f MB out over "
-			       "the link\n",
+			printf("  device (training): %.2f G MACs in %.1f M "
+			       "cycles, utilization %.1f%%, %.1f MB in / "
+			       "%.1f MB out over the link\n",
 			       (double)tr.macs / 1e9, (double)tr.cycles / 1e6,
 			       100 * util, (double)tr.bytes_in / 1e6,
 			       (double)tr.bytes_out / 1e6);
@@ -569,8 +616,8 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 
 	snprintf(title, sizeof(title),
 		 "Fashion-MNIST MLP on %s: %zu train / %zu test samples, batch "
-		 "%zu, seed %llu", be->name, n_train, n_test, batch,
-		 (unsigned long long)o->seed);
+		 "%zu, seed %llu",
+		 be->name, n_train, n_test, batch, (unsigned long long)o->seed);
 	if (log_write_csv(csv, rows.v, rows.n, err, sizeof(err)) ||
 	    plot_write_svg(svg, title, rows.v, rows.n, (double)epochs, err,
 			   sizeof(err))) {
@@ -583,13 +630,14 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 			error("%s", err);
 			goto out;
 		}
-		printf("weights: %s (test them: " PROG " --eval %s --backend %s)\n",
-		       o->save, o->save, be->name);
+		printf("weights: %s (test them: %s --eval %s --backend %s)\n",
+		       o->save, prog_path, o->save, be->name);
 	}
-	if (be->kind == MLP_SIM && (n_train < train->images.count || epochs < 5))
-		printf("the full run (60000 samples, 5 epochs, ~0.87 accuracy): "
-		       "build/examples/fashion_mnist/fashion_mnist --backend ref "
-		       "--epochs 5\n");
+	if (be->kind == MLP_SIM &&
+	    (n_train < train->images.count || epochs < 5))
+		printf("the full run (60000 samples, 5 epochs, ~0.87 accuracy, "
+		       "15 s): %s --backend ref --epochs 5\n",
+		       prog_path);
 	status = 0;
 out:
 	free(rows.v);
@@ -603,27 +651,43 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct idx_set train = { 0 }, test = { 0 };
+	struct idx_set train = {0}, test = {0};
 	struct mlp_backend be;
 	char err[1024];
 	int status = 1;
 
+	if (argc > 0 && argv[0])
+		prog_path = argv[0];
 	int r = parse_args(argc, argv, &o);
 	if (r)
 		return r > 0 ? 0 : 2;
 	bool sim = !strcmp(o.backend, "sim");
 	bool tty = isatty(STDOUT_FILENO);
 
-	if (!o.eval && idx_read_fashion(o.data, "train", &train, err, sizeof(err))) {
-		error("%s", err);
+	if (o.save && !dir_writable(o.save)) {
+		error("%s: cannot write there: %s", o.save, strerror(errno));
 		return 1;
 	}
-	if (idx_read_fashion(o.data, "t10k", &test, err, sizeof(err))) {
-		error("%s", err);
+	r = o.eval ? 0
+		   : idx_read_fashion(o.data, "train", &train, err,
+				      sizeof(err));
+	if (!r)
+		r = idx_read_fashion(o.data, "t10k", &test, err, sizeof(err));
+	if (r) {
+		error("%s%s", err,
+		      r != FTPU_ERR_NOT_FOUND
+			      ? ""
+			      : " (the dataset: apt-get install "
+				"dataset-fashion-mnist, "
+				"or --data DIR)");
 		goto out_data;
 	}
-	size_t n_train = o.subset ? o.subset : sim ? SIM_TRAIN_SUBSET : train.images.count;
-	size_t n_test = o.test_subset ? o.test_subset : sim ? SIM_TEST_SUBSET : test.images.count;
+	size_t n_train = o.subset ? o.subset
+			 : sim	  ? SIM_TRAIN_SUBSET
+				  : train.images.count;
+	size_t n_test = o.test_subset ? o.test_subset
+			: sim	      ? SIM_TEST_SUBSET
+				      : test.images.count;
 	if (!o.eval && n_train > train.images.count)
 		n_train = train.images.count;
 	if (o.subset && o.subset > train.images.count && !o.eval) {
@@ -643,7 +707,8 @@ int main(int argc, char **argv)
 		goto out_data;
 	}
 	status = o.eval ? run_eval(&o, &be, &test, n_test, tty)
-			: run_train(&o, &be, &train, n_train, &test, n_test, tty);
+			: run_train(&o, &be, &train, n_train, &test, n_test,
+				    tty);
 	mlp_backend_close(&be);
 out_data:
 	idx_free_set(&train);

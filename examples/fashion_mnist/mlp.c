@@ -32,7 +32,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* ---- RNG ------------------------------------------------------------------ */
+/* ---- RNG ----------------------------------------------------------------- */
 
 uint64_t mlp_rng_next(struct mlp_rng *r)
 {
@@ -52,7 +52,7 @@ size_t mlp_rng_below(struct mlp_rng *r, size_t n)
 	return (size_t)(mlp_rng_next(r) % n);
 }
 
-/* ---- backends ------------------------------------------------------------- */
+/* ---- backends ------------------------------------------------------------ */
 
 int mlp_backend_open(struct mlp_backend *be, const char *name)
 {
@@ -120,7 +120,8 @@ static void cpu_gemm(bool ta, bool tb, size_t m, size_t n, size_t k,
 			for (size_t j = 0; j < n; j++)
 				ci[j] = 0.0f;
 			for (size_t p = 0; p < k; p++) {
-				float aip = ta ? a[p * lda + i] : a[i * lda + p];
+				float aip =
+					ta ? a[p * lda + i] : a[i * lda + p];
 				const float *bp = b + p * ldb;
 				for (size_t j = 0; j < n; j++)
 					ci[j] += aip * bp[j];
@@ -131,7 +132,9 @@ static void cpu_gemm(bool ta, bool tb, size_t m, size_t n, size_t k,
 				const float *bj = b + j * ldb;
 				float s = 0.0f;
 				for (size_t p = 0; p < k; p++)
-					s += (ta ? a[p * lda + i] : a[i * lda + p]) * bj[p];
+					s += (ta ? a[p * lda + i]
+						 : a[i * lda + p]) *
+					     bj[p];
 				ci[j] = s;
 			}
 		}
@@ -152,8 +155,8 @@ int mlp_gemm(struct mlp_backend *be, bool trans_a, bool trans_b, size_t m,
 		return FTPU_OK;
 	}
 	int ret = ftpu_gemm(be->dev, trans_a ? FTPU_TRANS : FTPU_NO_TRANS,
-			    trans_b ? FTPU_TRANS : FTPU_NO_TRANS, m, n, k,
-			    1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+			    trans_b ? FTPU_TRANS : FTPU_NO_TRANS, m, n, k, 1.0f,
+			    a, lda, b, ldb, 0.0f, c, ldc);
 	struct ftpu_stats st;
 	if (!ret)
 		ret = ftpu_last_stats(be->dev, &st);
@@ -170,7 +173,7 @@ int mlp_gemm(struct mlp_backend *be, bool trans_a, bool trans_b, size_t m,
 	return FTPU_OK;
 }
 
-/* ---- the model -------------------------------------------------------------- */
+/* ---- the model ----------------------------------------------------------- */
 
 static void point_params(struct mlp *m)
 {
@@ -212,7 +215,7 @@ int mlp_init(struct mlp *m, size_t in, size_t hid, size_t out, uint64_t seed,
 	int ret = alloc_model(m, in, hid, out, err, errlen);
 	if (ret)
 		return ret;
-	struct mlp_rng r = { seed };
+	struct mlp_rng r = {seed};
 	/* Glorot uniform: U(-l, l), l = sqrt(6 / (fan_in + fan_out)) */
 	float l1 = sqrtf(6.0f / (float)(in + hid));
 	float l2 = sqrtf(6.0f / (float)(hid + out));
@@ -258,8 +261,8 @@ static int reserve(struct mlp *m, size_t n)
 }
 
 /* z1 = x w1 + b1, h = relu(z1), z2 = h w2 + b2 for n rows. */
-static int forward(const struct mlp *m, struct mlp_backend *be,
-		   const float *x, size_t n, float *z1, float *h, float *z2)
+static int forward(const struct mlp *m, struct mlp_backend *be, const float *x,
+		   size_t n, float *z1, float *h, float *z2)
 {
 	int ret = mlp_gemm(be, false, false, n, m->hid, m->in, x, m->in, m->w1,
 			   m->hid, z1, m->hid);
@@ -282,12 +285,14 @@ static int forward(const struct mlp *m, struct mlp_backend *be,
 }
 
 /* Keras' Adam: alpha = lr sqrt(1 - b2^t) / (1 - b1^t),
- * m += (g - m)(1 - b1), v += (g^2 - v)(1 - b2), w -= alpha m / (sqrt(v) + eps). */
+ * m += (g - m)(1 - b1), v += (g^2 - v)(1 - b2), w -= alpha m / (sqrt(v) + eps).
+ */
 static void adam_step(struct mlp *m)
 {
 	const struct mlp_adam *a = &m->adam;
 	m->t++;
-	double b1t = pow(a->beta1, (double)m->t), b2t = pow(a->beta2, (double)m->t);
+	double b1t = pow(a->beta1, (double)m->t),
+	       b2t = pow(a->beta2, (double)m->t);
 	float alpha = (float)(a->lr * sqrt(1.0 - b2t) / (1.0 - b1t));
 	float c1 = 1.0f - a->beta1, c2 = 1.0f - a->beta2;
 	for (size_t i = 0; i < m->n_params; i++) {
@@ -351,12 +356,13 @@ int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
 		m->gb1[j] = 0.0f;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < H; j++) {
-			float d = m->z1[i * H + j] > 0.0f ? m->dh[i * H + j] : 0.0f;
+			float d = m->z1[i * H + j] > 0.0f ? m->dh[i * H + j]
+							  : 0.0f;
 			m->dh[i * H + j] = d;
 			m->gb1[j] += d;
 		}
-	ret = mlp_gemm(be, true, false, m->in, H, n, x, m->in, m->dh, H,
-		       m->gw1, H);
+	ret = mlp_gemm(be, true, false, m->in, H, n, x, m->in, m->dh, H, m->gw1,
+		       H);
 	if (ret)
 		return ret;
 
@@ -400,7 +406,7 @@ int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
 	return ret;
 }
 
-/* ---- the weight file --------------------------------------------------------- */
+/* ---- the weight file ----------------------------------------------------- */
 
 #define MLP_MAGIC "FTPU-MLP"
 #define MLP_VERSION 1u
@@ -440,8 +446,7 @@ int mlp_save(const struct mlp *m, const char *path, char *err, size_t errlen)
 		memcpy(&u, &m->params[i], 4);
 		put32(buf + MLP_HEADER + 4 * i, u);
 	}
-	put32(buf + size - 4,
-	      (uint32_t)crc32(0L, buf, (uInt)(size - 4)));
+	put32(buf + size - 4, (uint32_t)crc32(0L, buf, (uInt)(size - 4)));
 
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
 		ret = fail(FTPU_ERR_INVALID, err, errlen, "%s: path too long",
@@ -550,9 +555,10 @@ int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 	if (size != MLP_HEADER + 4 * n + 4) {
 		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: %s: %zu bytes, a %u-%u-%u model takes %zu",
-			   path, size < MLP_HEADER + 4 * n + 4 ? "truncated" :
-			   "trailing bytes", size, in, hid, out,
-			   MLP_HEADER + 4 * n + 4);
+			   path,
+			   size < MLP_HEADER + 4 * n + 4 ? "truncated"
+							 : "trailing bytes",
+			   size, in, hid, out, MLP_HEADER + 4 * n + 4);
 		goto out;
 	}
 	uint32_t want = get32(buf + size - 4);

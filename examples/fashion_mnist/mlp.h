@@ -32,8 +32,8 @@ enum mlp_backend_kind { MLP_SIM, MLP_REF, MLP_CPU };
 
 struct mlp_backend {
 	enum mlp_backend_kind kind;
-	const char *name;  /* "sim", "ref", "cpu" */
-	ftpu_device *dev;  /* NULL for cpu */
+	const char *name;    /* "sim", "ref", "cpu" */
+	ftpu_device *dev;    /* NULL for cpu */
 	unsigned rows, cols; /* the device's array (0 for cpu) */
 	/* Totals over the GEMMs since open or mlp_backend_clear(), from
 	 * ftpu_last_stats: the device's own counters. */
@@ -58,7 +58,7 @@ struct mlp_adam {
 	float lr, beta1, beta2, eps;
 };
 /* Keras' defaults: 1e-3, 0.9, 0.999, 1e-7. */
-#define MLP_ADAM_DEFAULT ((struct mlp_adam){ 1e-3f, 0.9f, 0.999f, 1e-7f })
+#define MLP_ADAM_DEFAULT ((struct mlp_adam){1e-3f, 0.9f, 0.999f, 1e-7f})
 
 struct mlp {
 	size_t in, hid, out;

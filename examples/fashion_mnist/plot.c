@@ -51,7 +51,7 @@ int log_write_csv(const char *path, const struct log_row *rows, size_t n,
 	return finish(f, path, err, errlen);
 }
 
-/* ---- SVG ------------------------------------------------------------------- */
+/* ---- SVG ----------------------------------------------------------------- */
 
 /* A "nice" tick step (1, 2 or 5 times a power of ten) for about n ticks. */
 static double nice_step(double span, int n)
@@ -62,7 +62,7 @@ static double nice_step(double span, int n)
 }
 
 struct panel {
-	double x0, y0, w, h;	    /* plot area in pixels */
+	double x0, y0, w, h;	       /* plot area in pixels */
 	double xmin, xmax, ymin, ymax; /* data range */
 };
 
@@ -83,34 +83,52 @@ static void axes(FILE *f, const struct panel *p, const char *title,
 	double xs = nice_step(p->xmax - p->xmin, 5);
 	double ys = nice_step(p->ymax - p->ymin, 5);
 
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		   "fill=\"#fff\" stroke=\"#888\"/>\n", p->x0, p->y0, p->w, p->h);
-	for (double x = ceil(p->xmin / xs) * xs; x <= p->xmax + xs * 1e-6; x += xs) {
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			   "stroke=\"#eee\"/>\n", px(p, x), p->y0, px(p, x),
-			p->y0 + p->h);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-			px(p, x), p->y0 + p->h + 16, fabs(x) < xs * 1e-6 ? 0.0 : x);
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		"fill=\"#fff\" stroke=\"#888\"/>\n",
+		p->x0, p->y0, p->w, p->h);
+	for (double x = ceil(p->xmin / xs) * xs; x <= p->xmax + xs * 1e-6;
+	     x += xs) {
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#eee\"/>\n",
+			px(p, x), p->y0, px(p, x), p->y0 + p->h);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"middle\">%g</text>\n",
+			px(p, x), p->y0 + p->h + 16,
+			fabs(x) < xs * 1e-6 ? 0.0 : x);
 	}
-	for (double y = ceil(p->ymin / ys) * ys; y <= p->ymax + ys * 1e-6; y += ys) {
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			   "stroke=\"#eee\"/>\n", p->x0, py(p, y), p->x0 + p->w,
-			py(p, y));
+	for (double y = ceil(p->ymin / ys) * ys; y <= p->ymax + ys * 1e-6;
+	     y += ys) {
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#eee\"/>\n",
+			p->x0, py(p, y), p->x0 + p->w, py(p, y));
 		if (percent)
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g%%</text>\n",
+			fprintf(f,
+				"<text x=\"%.1f\" y=\"%.1f\" "
+				"text-anchor=\"end\">%g%%</text>\n",
 				p->x0 - 6, py(p, y) + 4, round(y * 1000) / 10);
 		else
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-				p->x0 - 6, py(p, y) + 4, fabs(y) < ys * 1e-6 ? 0.0 : y);
+			fprintf(f,
+				"<text x=\"%.1f\" y=\"%.1f\" "
+				"text-anchor=\"end\">%g</text>\n",
+				p->x0 - 6, py(p, y) + 4,
+				fabs(y) < ys * 1e-6 ? 0.0 : y);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-		   "font-weight=\"bold\">%s</text>\n", p->x0 + p->w / 2, p->y0 - 10,
-		title);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">epoch</text>\n",
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+		"font-weight=\"bold\">%s</text>\n",
+		p->x0 + p->w / 2, p->y0 - 10, title);
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" "
+		"text-anchor=\"middle\">epoch</text>\n",
 		p->x0 + p->w / 2, p->y0 + p->h + 34);
-	fprintf(f, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
-		   "text-anchor=\"middle\">%s</text>\n", p->x0 - 46,
-		p->y0 + p->h / 2, ylabel);
+	fprintf(f,
+		"<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
+		"text-anchor=\"middle\">%s</text>\n",
+		p->x0 - 46, p->y0 + p->h / 2, ylabel);
 }
 
 /* Writes text with &, < and > escaped. */
@@ -149,9 +167,9 @@ int plot_write_svg(const char *path, const char *title,
 		lmax = 1;
 	if (epochs <= 0)
 		epochs = 1;
-	struct panel loss = { 80, 60, 360, 270, 0, epochs, 0, 0 };
+	struct panel loss = {80, 60, 360, 270, 0, epochs, 0, 0};
 	loss.ymax = ceil(lmax / nice_step(lmax, 5)) * nice_step(lmax, 5);
-	struct panel acc = { 560, 60, 360, 270, 0, epochs, 0, 1 };
+	struct panel acc = {560, 60, 360, 270, 0, epochs, 0, 1};
 	acc.ymin = floor((amin - 0.05) * 10) / 10;
 	if (acc.ymin < 0)
 		acc.ymin = 0;
@@ -162,20 +180,25 @@ int plot_write_svg(const char *path, const char *title,
 	if (!f)
 		return fail(err, errlen, "%s: cannot create: %s", path,
 			    strerror(errno));
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" "
-		   "height=\"%g\" viewBox=\"0 0 %g %g\" font-family=\"sans-serif\" "
-		   "font-size=\"12\">\n"
-		   "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n",
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" "
+		"height=\"%g\" viewBox=\"0 0 %g %g\" "
+		"font-family=\"sans-serif\" "
+		"font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n",
 		W, H, W, H);
-	fprintf(f, "<text x=\"%g\" y=\"24\" text-anchor=\"middle\" "
-		   "font-size=\"15\">", W / 2);
+	fprintf(f,
+		"<text x=\"%g\" y=\"24\" text-anchor=\"middle\" "
+		"font-size=\"15\">",
+		W / 2);
 	put_escaped(f, title);
 	fprintf(f, "</text>\n");
 
 	axes(f, &loss, "training loss", "cross-entropy", false);
 	/* interval losses as a line */
-	fprintf(f, "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"");
+	fprintf(f, "<polyline fill=\"none\" stroke=\"#1f77b4\" "
+		   "stroke-width=\"2\" points=\"");
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].accuracy < 0 && isfinite(rows[i].loss))
 			fprintf(f, "%.1f,%.1f ", px(&loss, rows[i].x),
@@ -184,21 +207,25 @@ int plot_write_svg(const char *path, const char *title,
 	/* epoch means as dots in the middle of their epochs */
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].accuracy >= 0 && isfinite(rows[i].loss))
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-				   "fill=\"#d62728\"/>\n",
-				px(&loss, rows[i].x - 0.5), py(&loss, rows[i].loss));
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		   "stroke=\"#1f77b4\" stroke-width=\"2\"/>"
-		   "<text x=\"%.1f\" y=\"%.1f\">interval mean</text>\n"
-		   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#d62728\"/>"
-		   "<text x=\"%.1f\" y=\"%.1f\">epoch mean</text>\n",
+			fprintf(f,
+				"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+				"fill=\"#d62728\"/>\n",
+				px(&loss, rows[i].x - 0.5),
+				py(&loss, rows[i].loss));
+	fprintf(f,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		"stroke=\"#1f77b4\" stroke-width=\"2\"/>"
+		"<text x=\"%.1f\" y=\"%.1f\">interval mean</text>\n"
+		"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#d62728\"/>"
+		"<text x=\"%.1f\" y=\"%.1f\">epoch mean</text>\n",
 		loss.x0 + loss.w - 150, loss.y0 + 14, loss.x0 + loss.w - 130,
 		loss.y0 + 14, loss.x0 + loss.w - 124, loss.y0 + 18,
 		loss.x0 + loss.w - 140, loss.y0 + 32, loss.x0 + loss.w - 124,
 		loss.y0 + 36);
 
 	axes(f, &acc, "test accuracy", "accuracy", true);
-	fprintf(f, "<polyline fill=\"none\" stroke=\"#ff7f0e\" stroke-width=\"2\" points=\"");
+	fprintf(f, "<polyline fill=\"none\" stroke=\"#ff7f0e\" "
+		   "stroke-width=\"2\" points=\"");
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].accuracy >= 0)
 			fprintf(f, "%.1f,%.1f ", px(&acc, rows[i].x),
@@ -206,17 +233,21 @@ int plot_write_svg(const char *path, const char *title,
 	fprintf(f, "\"/>\n");
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].accuracy >= 0)
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-				   "fill=\"#ff7f0e\"/>\n"
-				   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-				   "%.1f%%</text>\n",
+			fprintf(f,
+				"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+				"fill=\"#ff7f0e\"/>\n"
+				"<text x=\"%.1f\" y=\"%.1f\" "
+				"text-anchor=\"middle\">"
+				"%.1f%%</text>\n",
 				px(&acc, rows[i].x), py(&acc, rows[i].accuracy),
-				px(&acc, rows[i].x) - (rows[i].x >= epochs ? 18 : 0),
+				px(&acc, rows[i].x) -
+					(rows[i].x >= epochs ? 18 : 0),
 				py(&acc, rows[i].accuracy) - 10,
 				100 * rows[i].accuracy);
 	if (!n_acc)
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-			   "fill=\"#888\">no evaluation yet</text>\n",
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			"fill=\"#888\">no evaluation yet</text>\n",
 			acc.x0 + acc.w / 2, acc.y0 + acc.h / 2);
 	fprintf(f, "</svg>\n");
 	return finish(f, path, err, errlen);

@@ -15,9 +15,9 @@
  * of the epoch and the test accuracy after it.
  */
 struct log_row {
-	unsigned epoch;	    /* 1-based */
-	size_t step;	    /* optimizer steps so far, all epochs */
-	double x;	    /* fractional epochs done at the row */
+	unsigned epoch; /* 1-based */
+	size_t step;	/* optimizer steps so far, all epochs */
+	double x;	/* fractional epochs done at the row */
 	double loss;
 	double accuracy;    /* < 0: none */
 	double seconds;	    /* wall time since training began */

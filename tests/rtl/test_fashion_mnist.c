@@ -31,12 +31,12 @@
 #define HID 128
 #define OUT 10
 
-/* ---- synthetic data --------------------------------------------------------- */
+/* ---- synthetic data ------------------------------------------------------ */
 
 /* n images of class-dependent bright bands over noise, as [0,1] floats. */
 static void make_data(uint64_t seed, size_t n, float *x, uint8_t *y)
 {
-	struct rng r = { seed };
+	struct rng r = {seed};
 	for (size_t i = 0; i < n; i++) {
 		uint8_t c = (uint8_t)rng_below(&r, OUT);
 		y[i] = c;
@@ -72,7 +72,7 @@ static void step(struct mlp *m, struct mlp_backend *be, const float *x,
 		fail_msg("%s: train step: %s", be->name, be->err);
 }
 
-/* ---- training on the backends ---------------------------------------------- */
+/* ---- training on the backends -------------------------------------------- */
 
 /* The same seed and batches: sim and ref give bit-identical losses,
  * weights, Adam moments and predictions. */
@@ -97,15 +97,20 @@ static void test_fashion_mnist_sim_ref_identical(void **state)
 		step(&ms, &sim, x + s * B * IN, y + s * B, B, &ls);
 		step(&mr, &ref, x + s * B * IN, y + s * B, B, &lr);
 		if (memcmp(&ls, &lr, sizeof(ls)))
-			fail_msg("step %zu: loss %.9g on sim, %.9g on ref (seed %#llx)",
-				 s, (double)ls, (double)lr, (unsigned long long)seed);
+			fail_msg("step %zu: loss %.9g on sim, %.9g on ref "
+				 "(seed %#llx)",
+				 s, (double)ls, (double)lr,
+				 (unsigned long long)seed);
 		assert_true(isfinite(ls) && ls > 0);
 		for (size_t i = 0; i < ms.n_params; i++)
 			if (memcmp(&ms.params[i], &mr.params[i], 4) ||
 			    memcmp(&ms.grads[i], &mr.grads[i], 4) ||
-			    memcmp(&ms.m[i], &mr.m[i], 4) || memcmp(&ms.v[i], &mr.v[i], 4))
-				fail_msg("step %zu: parameter %zu differs: %.9g on sim, "
-					 "%.9g on ref", s, i, (double)ms.params[i],
+			    memcmp(&ms.m[i], &mr.m[i], 4) ||
+			    memcmp(&ms.v[i], &mr.v[i], 4))
+				fail_msg("step %zu: parameter %zu differs: "
+					 "%.9g on sim, "
+					 "%.9g on ref",
+					 s, i, (double)ms.params[i],
 					 (double)mr.params[i]);
 	}
 	/* the evaluation's forward pass too */
@@ -113,7 +118,8 @@ static void test_fashion_mnist_sim_ref_identical(void **state)
 	assert_int_equal(mlp_predict(&mr, &ref, x, B, pr), FTPU_OK);
 	assert_memory_equal(ps, pr, B);
 	/* the counters came from the devices, and they did the same work */
-	assert_true(sim.gemms == 5 * STEPS + 2 && sim.macs > 0 && sim.cycles > 0);
+	assert_true(sim.gemms == 5 * STEPS + 2 && sim.macs > 0 &&
+		    sim.cycles > 0);
 	assert_true(sim.macs == ref.macs);
 	assert_true(mlp_backend_utilization(&sim) > 0 &&
 		    mlp_backend_utilization(&sim) <= 1);
@@ -149,8 +155,10 @@ static void test_fashion_mnist_cpu_close(void **state)
 		step(&mr, &ref, x + s * B * IN, y + s * B, B, &lr);
 		step(&mc, &cpu, x + s * B * IN, y + s * B, B, &lc);
 		if (fabsf(lr - lc) > 0.02f * lc + 1e-3f)
-			fail_msg("step %zu: loss %.6f on ref, %.6f on cpu (seed %#llx)",
-				 s, (double)lr, (double)lc, (unsigned long long)seed);
+			fail_msg("step %zu: loss %.6f on ref, %.6f on cpu "
+				 "(seed %#llx)",
+				 s, (double)lr, (double)lc,
+				 (unsigned long long)seed);
 		if (s == 0)
 			first = lc;
 		last_r = lr, last_c = lc;
@@ -192,7 +200,7 @@ static void test_fashion_mnist_gradients(void **state)
 	const size_t in = 6, hid = 5, out = 4, n = 8;
 	struct mlp m;
 	struct mlp_backend cpu;
-	struct rng r = { ftpu_test_seed() + 2 };
+	struct rng r = {ftpu_test_seed() + 2};
 	float x[8 * 6];
 	uint8_t y[8];
 	float loss;
@@ -209,7 +217,8 @@ static void test_fashion_mnist_gradients(void **state)
 	assert_non_null(p0);
 	memcpy(p0, m.params, m.n_params * sizeof(float));
 	double l0 = loss_of(&m, &cpu, x, y, n);
-	step(&m, &cpu, x, y, n, &loss); /* grads at p0, then Adam moves params */
+	step(&m, &cpu, x, y, n,
+	     &loss); /* grads at p0, then Adam moves params */
 	assert_true(fabs(loss - l0) < 1e-5 * fabs(l0) + 1e-6);
 
 	const float h = 1e-2f;
@@ -222,8 +231,10 @@ static void test_fashion_mnist_gradients(void **state)
 		double lm = loss_of(&m, &cpu, x, y, n);
 		double num = (lp - lm) / (2.0 * h), g = m.grads[i];
 		if (fabs(num - g) > 2e-3 + 2e-2 * fabs(num))
-			fail_msg("parameter %zu: gradient %.6g, finite difference "
-				 "%.6g", i, g, num);
+			fail_msg("parameter %zu: gradient %.6g, finite "
+				 "difference "
+				 "%.6g",
+				 i, g, num);
 		checked++;
 	}
 	assert_int_equal(checked, in * hid + hid + hid * out + out);
@@ -245,7 +256,8 @@ static void test_fashion_mnist_init_adam(void **state)
 	make_data(ftpu_test_seed() + 3, 4, x, y);
 	open_backend(&cpu, "cpu");
 	init_model(&m, IN, HID, OUT, 7);
-	const float l1 = sqrtf(6.0f / (IN + HID)), l2 = sqrtf(6.0f / (HID + OUT));
+	const float l1 = sqrtf(6.0f / (IN + HID)),
+		    l2 = sqrtf(6.0f / (HID + OUT));
 	double mean = 0;
 	for (size_t i = 0; i < IN * HID; i++) {
 		assert_true(fabsf(m.w1[i]) <= l1);
@@ -263,13 +275,15 @@ static void test_fashion_mnist_init_adam(void **state)
 	assert_true(m.t == 1);
 	size_t moved = 0;
 	for (size_t i = 0; i < m.n_params; i++) {
-		/* Keras: m = 0.1 g, v = 0.001 g^2, alpha = lr sqrt(0.001) / 0.1,
-		 * step = alpha m / (sqrt(v) + eps): about lr * sign(g) */
+		/* Keras: m = 0.1 g, v = 0.001 g^2, alpha = lr sqrt(0.001) /
+		 * 0.1, step = alpha m / (sqrt(v) + eps): about lr * sign(g) */
 		double g = m.grads[i], d = (double)m.params[i] - p0[i];
 		double alpha = 1e-3 * sqrt(1 - 0.999) / (1 - 0.9);
 		double want = -alpha * (0.1 * g) / (sqrt(0.001 * g * g) + 1e-7);
-		if (fabs(d - want) > 1e-3 * fabs(want) + 1e-7 * fabs(p0[i]) + 1e-12)
-			fail_msg("parameter %zu: moved %.6g for gradient %.6g, want %.6g",
+		if (fabs(d - want) >
+		    1e-3 * fabs(want) + 1e-7 * fabs(p0[i]) + 1e-12)
+			fail_msg("parameter %zu: moved %.6g for gradient %.6g, "
+				 "want %.6g",
 				 i, d, g, want);
 		moved += fabs(g) > 1e-4 && fabs(fabs(d) - 1e-3) < 1e-4;
 	}
@@ -279,7 +293,7 @@ static void test_fashion_mnist_init_adam(void **state)
 	mlp_backend_close(&cpu);
 }
 
-/* ---- files ---------------------------------------------------------------------- */
+/* ---- files --------------------------------------------------------------- */
 
 struct fixture {
 	char dir[64];
@@ -356,20 +370,23 @@ static void expect_fail(int ret, int status, const char *err, const char *path,
 		fail_msg("%s: status %d (%s), want %d: %s", path, ret,
 			 ftpu_strerror(ret), status, err);
 	if (!strstr(err, path) || !strstr(err, why))
-		fail_msg("message '%s' should name %s and say '%s'", err, path, why);
+		fail_msg("message '%s' should name %s and say '%s'", err, path,
+			 why);
 }
 
 static void write_set(struct fixture *f, const char *images, const char *labels,
 		      uint32_t count, uint32_t rows, uint32_t cols, uint8_t *px,
 		      uint8_t *lb)
 {
-	uint32_t d3[3] = { count, rows, cols }, d1[1] = { count };
+	uint32_t d3[3] = {count, rows, cols}, d1[1] = {count};
 	for (size_t i = 0; i < (size_t)count * rows * cols; i++)
 		px[i] = (uint8_t)(i * 7 + 3);
 	for (uint32_t i = 0; i < count; i++)
 		lb[i] = (uint8_t)(i % IDX_CLASSES);
-	assert_int_equal(idx_write(images, d3, 3, px, f->err, sizeof(f->err)), FTPU_OK);
-	assert_int_equal(idx_write(labels, d1, 1, lb, f->err, sizeof(f->err)), FTPU_OK);
+	assert_int_equal(idx_write(images, d3, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	assert_int_equal(idx_write(labels, d1, 1, lb, f->err, sizeof(f->err)),
+			 FTPU_OK);
 }
 
 static void test_fashion_mnist_idx_valid(void **state)
@@ -381,12 +398,14 @@ static void test_fashion_mnist_idx_valid(void **state)
 
 	/* gzip, as the dataset ships, and plain */
 	write_set(f, in_dir(f, im, "train-images-idx3-ubyte.gz"),
-		  in_dir(f, lb, "train-labels-idx1-ubyte.gz"), 5, 28, 28, px, lab);
+		  in_dir(f, lb, "train-labels-idx1-ubyte.gz"), 5, 28, 28, px,
+		  lab);
 	write_set(f, in_dir(f, im2, "t10k-images-idx3-ubyte"),
 		  in_dir(f, lb2, "t10k-labels-idx1-ubyte"), 5, 28, 28, px, lab);
-	static const char *const prefixes[] = { "train", "t10k" };
+	static const char *const prefixes[] = {"train", "t10k"};
 	for (int k = 0; k < 2; k++) {
-		int ret = idx_read_fashion(f->dir, prefixes[k], &s, f->err, sizeof(f->err));
+		int ret = idx_read_fashion(f->dir, prefixes[k], &s, f->err,
+					   sizeof(f->err));
 		if (ret)
 			fail_msg("%s: %s", prefixes[k], f->err);
 		assert_int_equal(s.images.count, 5);
@@ -399,10 +418,12 @@ static void test_fashion_mnist_idx_valid(void **state)
 	}
 	/* any image size when asked for none */
 	struct idx_images i2;
-	uint32_t d[3] = { 2, 3, 4 };
+	uint32_t d[3] = {2, 3, 4};
 	in_dir(f, im, "small.gz");
-	assert_int_equal(idx_write(im, d, 3, px, f->err, sizeof(f->err)), FTPU_OK);
-	assert_int_equal(idx_read_images(im, 0, 0, &i2, f->err, sizeof(f->err)), FTPU_OK);
+	assert_int_equal(idx_write(im, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	assert_int_equal(idx_read_images(im, 0, 0, &i2, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	assert_true(i2.count == 2 && i2.rows == 3 && i2.cols == 4);
 	assert_memory_equal(i2.pixels, px, 24);
 	idx_free_images(&i2);
@@ -416,7 +437,8 @@ static void test_fashion_mnist_idx_truncated(void **state)
 	struct idx_images i2;
 	size_t n;
 
-	write_set(f, in_dir(f, im, "i.gz"), in_dir(f, lb, "l.gz"), 6, 28, 28, px, lab);
+	write_set(f, in_dir(f, im, "i.gz"), in_dir(f, lb, "l.gz"), 6, 28, 28,
+		  px, lab);
 	/* a gzip stream cut in the middle */
 	uint8_t *b = read_bytes(im, &n);
 	write_bytes(in_dir(f, cut, "cut.gz"), b, n / 2);
@@ -429,8 +451,9 @@ static void test_fashion_mnist_idx_truncated(void **state)
 	free(b);
 	/* a plain file shorter than its dimensions */
 	in_dir(f, im, "i");
-	uint32_t d[3] = { 6, 28, 28 };
-	assert_int_equal(idx_write(im, d, 3, px, f->err, sizeof(f->err)), FTPU_OK);
+	uint32_t d[3] = {6, 28, 28};
+	assert_int_equal(idx_write(im, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	b = read_bytes(im, &n);
 	in_dir(f, cut, "cut");
 	write_bytes(cut, b, n - 1);
@@ -460,7 +483,8 @@ static void test_fashion_mnist_idx_corrupt(void **state)
 	struct idx_set s;
 	size_t n;
 
-	write_set(f, in_dir(f, im, "i.gz"), in_dir(f, lb, "l.gz"), 4, 28, 28, px, lab);
+	write_set(f, in_dir(f, im, "i.gz"), in_dir(f, lb, "l.gz"), 4, 28, 28,
+		  px, lab);
 	/* bytes of the compressed stream flipped */
 	uint8_t *b = read_bytes(im, &n);
 	for (size_t i = n / 3; i < n / 3 + 8; i++)
@@ -479,23 +503,27 @@ static void test_fashion_mnist_idx_corrupt(void **state)
 	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
 		    FTPU_ERR_CORRUPT, f->err, bad, "bad magic");
 	/* images of the wrong size; a zero count */
-	uint32_t d[3] = { 4, 28, 27 };
-	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)), FTPU_OK);
+	uint32_t d[3] = {4, 28, 27};
+	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
 		    FTPU_ERR_CORRUPT, f->err, bad, "bad dimensions");
 	d[0] = 0, d[2] = 28;
-	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)), FTPU_OK);
+	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
 		    FTPU_ERR_CORRUPT, f->err, bad, "bad dimensions");
 	/* dimensions too large to be real */
-	uint8_t head[16] = { 0, 0, 8, 3, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 28, 0, 0, 0, 28 };
+	uint8_t head[16] = {0, 0, 8, 3,	 0x7f, 0xff, 0xff, 0xff,
+			    0, 0, 0, 28, 0,    0,    0,	   28};
 	write_bytes(bad, head, sizeof(head));
 	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
 		    FTPU_ERR_CORRUPT, f->err, bad, "bad dimensions");
 	/* more bytes than the dimensions say */
 	d[0] = 3, d[1] = 28, d[2] = 28;
 	in_dir(f, bad, "long");
-	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)), FTPU_OK);
+	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	b = read_bytes(bad, &n);
 	uint8_t *longer = malloc(n + 5);
 	assert_non_null(longer);
@@ -507,15 +535,17 @@ static void test_fashion_mnist_idx_corrupt(void **state)
 	free(b);
 	free(longer);
 	/* a label that is no class */
-	uint8_t wrong[3] = { 1, 10, 2 };
-	uint32_t d1[1] = { 3 };
+	uint8_t wrong[3] = {1, 10, 2};
+	uint32_t d1[1] = {3};
 	in_dir(f, bad, "labels.gz");
-	assert_int_equal(idx_write(bad, d1, 1, wrong, f->err, sizeof(f->err)), FTPU_OK);
+	assert_int_equal(idx_write(bad, d1, 1, wrong, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	expect_fail(idx_read_labels(bad, &l2, f->err, sizeof(f->err)),
 		    FTPU_ERR_CORRUPT, f->err, bad, "not a class");
 	/* 4 images, 3 labels: the message names both files */
-	uint8_t three[3] = { 1, 2, 3 };
-	assert_int_equal(idx_write(bad, d1, 1, three, f->err, sizeof(f->err)), FTPU_OK);
+	uint8_t three[3] = {1, 2, 3};
+	assert_int_equal(idx_write(bad, d1, 1, three, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	expect_fail(idx_read_set(im, bad, 28, 28, &s, f->err, sizeof(f->err)),
 		    FTPU_ERR_CORRUPT, f->err, bad, "3 labels");
 	assert_non_null(strstr(f->err, im));
@@ -597,10 +627,11 @@ static void test_fashion_mnist_weights_file(void **state)
 	write_bytes(bad, c, n);
 	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
 		    f->err, bad, "bad magic");
-	uint32_t d1[1] = { 4 };
+	uint32_t d1[1] = {4};
 	in_dir(f, bad, "labels");
-	assert_int_equal(idx_write(bad, d1, 1, (const uint8_t *)"\1\2\3\4", f->err,
-				   sizeof(f->err)), FTPU_OK);
+	assert_int_equal(idx_write(bad, d1, 1, (const uint8_t *)"\1\2\3\4",
+				   f->err, sizeof(f->err)),
+			 FTPU_OK);
 	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
 		    f->err, bad, "bad magic");
 	in_dir(f, bad, "bad.bin");
@@ -612,8 +643,8 @@ static void test_fashion_mnist_weights_file(void **state)
 	put_le32(c + 8, 2);
 	fix_crc(c, n);
 	write_bytes(bad, c, n);
-	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_UNSUPPORTED,
-		    f->err, bad, "version 2");
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)),
+		    FTPU_ERR_UNSUPPORTED, f->err, bad, "version 2");
 	/* sizes that disagree with the length, or are zero, CRC intact */
 	memcpy(c, b, n);
 	put_le32(c + 16, HID + 1);
@@ -636,12 +667,12 @@ static void test_fashion_mnist_weights_file(void **state)
 		    f->err, bad, "not finite");
 	/* missing */
 	in_dir(f, bad, "none.bin");
-	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_NOT_FOUND,
-		    f->err, bad, "cannot open");
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)),
+		    FTPU_ERR_NOT_FOUND, f->err, bad, "cannot open");
 	/* into a directory that does not exist */
 	in_dir(f, bad, "no/such/dir.bin");
-	expect_fail(mlp_save(&m, bad, f->err, sizeof(f->err)), FTPU_ERR_NOT_FOUND,
-		    f->err, bad, "cannot create");
+	expect_fail(mlp_save(&m, bad, f->err, sizeof(f->err)),
+		    FTPU_ERR_NOT_FOUND, f->err, bad, "cannot create");
 	free(b);
 	free(c);
 	mlp_free(&m);
@@ -654,11 +685,15 @@ int main(void)
 		cmocka_unit_test(test_fashion_mnist_cpu_close),
 		cmocka_unit_test(test_fashion_mnist_gradients),
 		cmocka_unit_test(test_fashion_mnist_init_adam),
-		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_valid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_truncated, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_corrupt, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fashion_mnist_weights_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_valid,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_fashion_mnist_idx_truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_corrupt,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_weights_file,
+						setup, teardown),
 	};
-	return cmocka_run_group_tests_name("the Fashion-MNIST training demo", tests,
-					   NULL, NULL);
+	return cmocka_run_group_tests_name("the Fashion-MNIST training demo",
+					   tests, NULL, NULL);
 }
