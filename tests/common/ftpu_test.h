@@ -7,11 +7,14 @@
 #ifndef FTPU_TEST_H
 #define FTPU_TEST_H
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* FTPU_FULL=1 selects the long sweeps of make check-full. */
 static inline bool ftpu_test_full(void)
@@ -25,6 +28,32 @@ static inline uint64_t ftpu_test_seed(void)
 {
 	const char *s = getenv("FTPU_SEED");
 	return s ? strtoull(s, NULL, 0) : 0x5eedf7b0ull;
+}
+
+/* A fresh directory /tmp/ftpu_<tag>_XXXXXX for a test's files, its path in
+ * dir (len bytes); false if it cannot be made. */
+static inline bool ftpu_test_mkdtemp(char *dir, size_t len, const char *tag)
+{
+	snprintf(dir, len, "/tmp/ftpu_%s_XXXXXX", tag);
+	return mkdtemp(dir) != NULL;
+}
+
+/* Removes the files and empty directories in dir, then dir. */
+static inline void ftpu_test_rmtree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[512];
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (unlink(p))
+			rmdir(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
 }
 
 struct rng {

@@ -51,10 +51,7 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/ftpu_progfile_XXXXXX");
-	if (!mkdtemp(f->dir)) {
+	if (!f || !ftpu_test_mkdtemp(f->dir, sizeof(f->dir), "progfile")) {
 		free(f);
 		return -1;
 	}
@@ -63,23 +60,10 @@ static int setup(void **state)
 	return 0;
 }
 
-/* Removes every file in the directory, then the directory. */
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	DIR *d = opendir(f->dir);
-	struct dirent *e;
-	char p[512];
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", f->dir, e->d_name);
-		if (unlink(p))
-			rmdir(p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(f->dir);
+	ftpu_test_rmtree(f->dir);
 	free(f);
 	return 0;
 }
