@@ -26,7 +26,9 @@ OPT ?= -O2
 CFLAGS_BASE := -std=c11 $(OPT) -g -Wall -Wextra -Werror -ffp-contract=off \
 	-fno-fast-math -D_GNU_SOURCE -Ihost-lib/include -Ihost-lib/src -Idriver -Isim
 CFLAGS += $(CFLAGS_BASE)
-LDLIBS += -lm
+# libusb-1.0: the usb transport (driver/usb_transport.c).
+LDLIBS += -lusb-1.0 -lm
+CFLAGS_BASE += $(shell pkg-config --cflags libusb-1.0 2>/dev/null || echo -I/usr/include/libusb-1.0)
 
 # --- dependencies: install missing Debian packages once --------------------
 DEPS_STAMP := $(BUILD)/.deps-ok
@@ -67,7 +69,7 @@ $(LIBFTPU_SO): $(LIB_PIC_OBJS) $(call model_libs,$(LIB_SO_MODELS)) host-lib/libf
 		-o $@ $(LIB_PIC_OBJS) $(foreach m,$(LIB_SO_MODELS),$(call model_shim,$(m))) \
 		$(SIM_DIR)/sim_api.o -Wl,--whole-archive \
 		$(foreach m,$(LIB_SO_MODELS),$(call model_lib,$(m))) $(VRUNTIME) \
-		-Wl,--no-whole-archive -lz -lpthread -lm
+		-Wl,--no-whole-archive -lusb-1.0 -lz -lpthread -lm
 	@ln -sf $(@F) $(@D)/libftpu.so.0 && ln -sf libftpu.so.0 $(@D)/libftpu.so
 
 # --- the ftpu command ------------------------------------------------------------

@@ -28,9 +28,23 @@ struct ftpu_transport_ops {
 	 * can come (a simulated device that is idle with nothing to send).
 	 */
 	long (*read)(void *ctx, void *buf, size_t cap, unsigned timeout_ms);
+	/*
+	 * Optional (NULL when the scheme has nothing to discover): calls
+	 * found() once for every device of this scheme that may be present on
+	 * this machine, with a URI that open() takes and a short description
+	 * ("FT2232H 0403:6010 bus 1 dev 4", "/dev/ttyUSB1"); found() returns
+	 * nonzero to stop. Does not open the link or speak the protocol
+	 * (ftpu list then opens each URI and asks for INFO). Returns 0, or a
+	 * negative status with a reason in err.
+	 */
+	int (*enumerate)(int (*found)(void *arg, const char *uri, const char *what),
+			 void *arg, char *err, size_t err_len);
 };
 
 extern const struct ftpu_transport_ops ftpu_transport_sim;
 extern const struct ftpu_transport_ops ftpu_transport_ref;
+extern const struct ftpu_transport_ops ftpu_transport_uart; /* uart_transport.c */
+extern const struct ftpu_transport_ops ftpu_transport_usb;  /* usb_transport.c */
+extern const struct ftpu_transport_ops ftpu_transport_xdma; /* xdma_transport.c */
 
 #endif /* FTPU_TRANSPORT_H */

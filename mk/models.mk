@@ -20,6 +20,10 @@ SHIM_CXXFLAGS := -std=c++17 -O2 -g -fPIC -Wall -Wextra -Werror -Isim -isystem $(
 	-isystem $(VINC)/vltstd $(if $(filter 1,$(TRACE)),-DFTPU_TRACE=1 -DVM_TRACE=1 -DVM_TRACE_FST=1)
 
 RTL_CORE := $(wildcard rtl/core/*.sv)
+# The link layer without its PHY adapters (rtl/link/ftpu_phy_*.sv): the
+# byte-stream models do not include them, and a PHY edit rebuilds only the
+# models that do (mk/models/*.mk).
+RTL_LINK_CORE := $(filter-out rtl/link/ftpu_phy_%,$(wildcard rtl/link/*.sv))
 
 # The adder's pipeline cuts (ftpu_fp32_add Cuts, a 3-bit mask). Boards use
 # all three (a partial sum spends 4 cycles in a PE) to meet timing; the
@@ -65,7 +69,7 @@ MODELS := mul_lanes add_lanes mac_lanes act_lanes cvt_lanes array_16x16 array_8x
 # receive buffer that holds two largest frames.
 LINK_DEPTH := 8192
 link_loop_TOP := ftpu_link_loop
-link_loop_SRCS := $(wildcard rtl/link/*.sv) sim/tops/ftpu_link_loop.sv
+link_loop_SRCS := $(RTL_LINK_CORE) sim/tops/ftpu_link_loop.sv
 link_loop_VFLAGS := -GDepth=$(LINK_DEPTH)
 link_loop_SHIM := sim/link_shim.cpp
 link_loop_SHIMFLAGS := -DFTPU_LINK_DEPTH=$(LINK_DEPTH)
@@ -133,7 +137,7 @@ dev_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
 # $(1) model name, $(2) its parameter list.
 define device_model
 $(1)_TOP := ftpu_top
-$(1)_SRCS := $(RTL_CORE) $(wildcard rtl/link/*.sv) rtl/ftpu_top.sv
+$(1)_SRCS := $(RTL_CORE) $(RTL_LINK_CORE) rtl/ftpu_top.sv
 $(1)_VFLAGS := $(foreach p,$(2),-G$(p))
 $(1)_SHIM := sim/device_shim.cpp
 $(1)_SHIMFLAGS := -DFTPU_DEV_N=$(call dev_param,N,$(2)) \
@@ -150,6 +154,10 @@ endef
 $(eval $(call device_model,device_16,$(DEVICE_16_PARAMS)))
 $(eval $(call device_model,device_4p,$(DEVICE_4P_PARAMS)))
 MODELS += device_16 device_4p
+
+# More models, one file per area (PHYs, boards, the control core): each adds
+# to MODELS and names the models its tests link.
+include $(sort $(wildcard mk/models/*.mk))
 
 model_lib = $(SIM_DIR)/$(1)/V$(1)__ALL.a
 model_shim = $(SIM_DIR)/$(1)/shim.o

@@ -17,15 +17,15 @@ need=(
   g++:/usr/bin/g++
   clang:/usr/bin/clang++
   make:/usr/bin/make
+  libusb-1.0-0-dev:/usr/include/libusb-1.0/libusb.h
+  libumockdev-dev:/usr/include/umockdev-1.0/umockdev.h
+  umockdev:/usr/bin/umockdev-wrapper
+  gcc-riscv64-unknown-elf:/usr/bin/riscv64-unknown-elf-gcc
 )
 # Extra groups, asked for by the targets that need them: FTPU_DEPS="demo boards"
 for group in ${FTPU_DEPS:-}; do
   case $group in
     demo)   need+=(dataset-fashion-mnist:/usr/share/datasets/fashion-mnist) ;;
-    usb)    need+=(libusb-1.0-0-dev:/usr/include/libusb-1.0/libusb.h
-                   libumockdev-dev:/usr/include/umockdev-1.0/umockdev.h
-                   umockdev:/usr/bin/umockdev-wrapper) ;;
-    fw)     need+=(gcc-riscv64-unknown-elf:/usr/bin/riscv64-unknown-elf-gcc) ;;
     boards) need+=(openfpgaloader:/usr/bin/openFPGALoader) ;;
     *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
   esac

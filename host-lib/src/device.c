@@ -467,8 +467,10 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 static const struct ftpu_transport_ops *const transports[] = {
 	&ftpu_transport_sim,
 	&ftpu_transport_ref,
+	&ftpu_transport_uart,
+	&ftpu_transport_usb,
+	&ftpu_transport_xdma,
 };
-static const char *const reserved[] = { "uart", "usb", "xdma" };
 
 /* Reads INFO into dev->info; also the first credit. */
 static int read_info(ftpu_device *dev)
@@ -535,14 +537,10 @@ int ftpu_open(const char *uri, ftpu_device **out)
 		if (strlen(transports[i]->scheme) == slen &&
 		    !memcmp(uri, transports[i]->scheme, slen))
 			ops = transports[i];
-	if (!ops) {
-		for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
-			if (strlen(reserved[i]) == slen && !memcmp(uri, reserved[i], slen))
-				return ftpu__fail(NULL, FTPU_ERR_UNSUPPORTED,
-						  "the %s transport is not in this release", reserved[i]);
+	if (!ops)
 		return ftpu__fail(NULL, FTPU_ERR_NOT_FOUND,
-				  "unknown device URI \"%s\" (known: sim, sim:OPTIONS, ref)", uri);
-	}
+				  "unknown device URI \"%s\" (known: sim[:OPTIONS], ref, "
+				  "uart:TTY[@BAUD], usb:VID:PID[:SERIAL], xdma:/dev/xdmaN)", uri);
 
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
