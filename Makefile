@@ -55,7 +55,7 @@ $(LIBFTPU): $(LIB_OBJS)
 # that wants "sim" links the device models too (as the tools here do).
 SO_VERSION := 0.2.0
 LIBFTPU_SO := $(BUILD)/host-lib/libftpu.so.$(SO_VERSION)
-LIB_SO_MODELS := device_16 device_4p
+LIB_SO_MODELS := device_16 device_4p board_icebreaker
 LIB_PIC_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 $(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -74,14 +74,19 @@ $(LIBFTPU_SO): $(LIB_PIC_OBJS) $(call model_libs,$(LIB_SO_MODELS)) host-lib/libf
 
 # --- the ftpu command ------------------------------------------------------------
 FTPU_CLI := $(BUILD)/tools/ftpu
-ftpu_MODELS := device_16 device_4p
+ftpu_MODELS := device_16 device_4p board_icebreaker
 $(FTPU_CLI): $(BUILD)/tools/ftpu.o $(call model_libs,$(ftpu_MODELS)) $(LIBFTPU)
 	$(CXX) $< $(call model_link,$(ftpu_MODELS)) $(LIBFTPU) -o $@ -lz -lpthread $(LDLIBS)
 
 # --- install --------------------------------------------------------------------------
 PREFIX ?= /usr/local
-install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in
+# udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d: with the default
+# prefix pass UDEV_RULES_DIR=/etc/udev/rules.d (docs/transports.md).
+UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
+install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in driver/99-ftpu.rules
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(UDEV_RULES_DIR)
+	install -m 644 driver/99-ftpu.rules $(DESTDIR)$(UDEV_RULES_DIR)/
 	install -m 644 host-lib/include/ftpu.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(LIBFTPU) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBFTPU_SO) $(DESTDIR)$(PREFIX)/lib/
@@ -90,6 +95,8 @@ install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SO_VERSION)|' host-lib/ftpu.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ftpu.pc
 	install -m 755 $(FTPU_CLI) $(DESTDIR)$(PREFIX)/bin/
+	@echo "udev rules in $(DESTDIR)$(UDEV_RULES_DIR)/99-ftpu.rules: run" \
+		"'sudo udevadm control --reload && sudo udevadm trigger' and replug the board"
 
 # --- tests -------------------------------------------------------------------
 HOST_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard tests/host/test_*.c))
@@ -134,7 +141,8 @@ ifeq ($(TRACE),1)
 export FTPU_TRACE_DIR := $(abspath $(WAVES))
 endif
 
-test: $(TESTS) lint
+# boards: every board's Yosys estimate against its part (mk/boards.mk).
+test: $(TESTS) lint boards
 	@mkdir -p $(WAVES)
 	@bash scripts/run-tests.sh $(TESTS)
 
@@ -196,6 +204,7 @@ bench: $(BENCHES)
 # --- lint and synthesis --------------------------------------------------------
 include mk/lint.mk
 -include mk/synth.mk
+include mk/boards.mk
 
 clean:
 	rm -rf $(BUILD)

@@ -13,7 +13,9 @@
  * the tools, tests and examples that need it).
  *
  * Options: rows=N,cols=N (16: device_16, the default; 4: device_4p, the
- * boards' pipeline on a 4x4 array), trace=FILE.fst (a TRACE=1 build).
+ * boards' pipeline on a 4x4 array), trace=FILE.fst (a TRACE=1 build),
+ * board=icebreaker (the iCEBreaker's top behind its pins: the UART PHY at
+ * 3 Mbaud, a 2x2 array; sim/board_shim.cpp, docs/boards.md).
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,6 +31,7 @@
 
 #pragma weak ftpu_sim_open_device_16
 #pragma weak ftpu_sim_open_device_4p
+#pragma weak ftpu_sim_open_board_icebreaker
 #pragma weak ftpu_sim_close
 #pragma weak ftpu_sim_device_push
 #pragma weak ftpu_sim_device_pull
@@ -69,9 +72,20 @@ static bool parse_uint(const char *s, size_t len, unsigned *out)
 	return true;
 }
 
+/* Whether the options name rows= or cols= (board= sets its own array). */
+static bool opts_have_rows(const char *opts)
+{
+	for (const char *p = opts; *p; p++)
+		if ((p == opts || p[-1] == ',') &&
+		    (!strncmp(p, "rows=", 5) || !strncmp(p, "cols=", 5)))
+			return true;
+	return false;
+}
+
 static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 {
 	unsigned rows = 16, cols = 0;
+	bool board = false;
 	char trace[1024] = "";
 	const char *p = opts;
 
@@ -100,6 +114,13 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 					 (int)vlen, val);
 				return FTPU_ERR_INVALID;
 			}
+		} else if (klen == 5 && !memcmp(p, "board", 5)) {
+			if (vlen != 10 || memcmp(val, "icebreaker", 10)) {
+				snprintf(err, err_len, "no simulated board \"%.*s\" (built: icebreaker)",
+					 (int)vlen, val);
+				return FTPU_ERR_UNSUPPORTED;
+			}
+			board = true;
 		} else if (klen == 5 && !memcmp(p, "trace", 5)) {
 			if (vlen == 0 || vlen >= sizeof(trace)) {
 				snprintf(err, err_len, "sim option trace= needs a file name");
@@ -109,7 +130,7 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 			trace[vlen] = '\0';
 		} else {
 			snprintf(err, err_len,
-				 "unknown sim option \"%.*s\" (known: rows, cols, trace)",
+				 "unknown sim option \"%.*s\" (known: rows, cols, board, trace)",
 				 (int)klen, p);
 			return FTPU_ERR_INVALID;
 		}
@@ -131,7 +152,14 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 			 "device (link the device models, see mk/models.mk)");
 		return FTPU_ERR_UNSUPPORTED;
 	}
-	if (rows != 16 && rows != 4) {
+	if (board && (opts_have_rows(opts) || !ftpu_sim_open_board_icebreaker)) {
+		snprintf(err, err_len, opts_have_rows(opts) ?
+			 "sim:board= takes no rows/cols (the board sets its array)" :
+			 "this program was linked without the simulated board "
+			 "(link the board_icebreaker model, see mk/models/boards.mk)");
+		return opts_have_rows(opts) ? FTPU_ERR_INVALID : FTPU_ERR_UNSUPPORTED;
+	}
+	if (!board && rows != 16 && rows != 4) {
 		snprintf(err, err_len, "no simulated device with a %ux%u array "
 			 "(built: 16x16, 4x4)", rows, cols);
 		return FTPU_ERR_UNSUPPORTED;
@@ -142,7 +170,8 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 		snprintf(err, err_len, "out of memory");
 		return FTPU_ERR_NOMEM;
 	}
-	c->sim = rows == 16 ? ftpu_sim_open_device_16(trace[0] ? trace : NULL) :
+	c->sim = board ? ftpu_sim_open_board_icebreaker(trace[0] ? trace : NULL) :
+		 rows == 16 ? ftpu_sim_open_device_16(trace[0] ? trace : NULL) :
 			      ftpu_sim_open_device_4p(trace[0] ? trace : NULL);
 	if (!c->sim) {
 		free(c);

@@ -7,11 +7,18 @@ RTL_ALL := $(RTL_CORE) $(RTL_LINK) $(RTL_TOP)
 LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_activate:core \
 	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link ftpu_control:core \
 	ftpu_activate_unit:core ftpu_output_unit:core ftpu_core:core ftpu_link_mux:link \
-	ftpu_link_errors:link ftpu_top:all
+	ftpu_link_errors:link ftpu_top:all ftpu_phy_uart:link ftpu_phy_ft245:link \
+	ftpu_phy_axis:link ftpu_icebreaker:boards ftpu_ulx3s:boards ftpu_arty:boards \
+	ftpu_icebreaker_tb:boards
 LINT_STAMP := $(BUILD)/lint/ok
-lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_LINK),$(RTL_ALL)))
+# The UART boards' tops and the simulated iCEBreaker (the LiteFury top needs
+# Xilinx primitives and the XDMA IP: Yosys reads it in make boards).
+LINT_BOARDS := $(sort $(BOARD_COMMON) $(icebreaker_SRCS) $(ulx3s_SRCS) $(arty_SRCS)) \
+	sim/tops/ftpu_icebreaker_tb.sv
+lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_LINK),\
+	$(if $(filter boards,$(1)),$(RTL_ALL) $(LINT_BOARDS),$(RTL_ALL))))
 
-$(LINT_STAMP): $(RTL_ALL) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DEPS_STAMP)
+$(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@set -e; $(foreach t,$(LINT_TOPS), \
 		echo "lint: verilator -Wall $(word 1,$(subst :, ,$(t)))"; \

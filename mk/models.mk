@@ -179,7 +179,7 @@ $(call model_lib,$(1)): $$($(1)_SRCS) $(SIM_DIR)/$(1)/flags | $(DEPS_STAMP)
 	$(VERILATOR) $(VFLAGS_COMMON) --top-module $$($(1)_TOP) --prefix V$(1) \
 		$$($(1)_VFLAGS) -Mdir $(SIM_DIR)/$(1) --build -j $(JOBS) $$($(1)_SRCS) \
 		> $(SIM_DIR)/$(1)/verilator.log 2>&1 || { tail -40 $(SIM_DIR)/$(1)/verilator.log; exit 1; }
-$(call model_shim,$(1)): $$($(1)_SHIM) sim/sim_model.hpp sim/ftpu_sim.h $(call model_lib,$(1)) \
+$(call model_shim,$(1)): $$($(1)_SHIM) $(wildcard sim/*.hpp) sim/ftpu_sim.h $(call model_lib,$(1)) \
 		$(SIM_DIR)/$(1)/flags
 	$(CXX) $(SHIM_CXXFLAGS) -I$(SIM_DIR)/$(1) -DFTPU_MODEL=$(1) -DFTPU_VCLASS=V$(1) \
 		'-DFTPU_VHEADER="V$(1).h"' $$($(1)_SHIMFLAGS) -c $$< -o $$@

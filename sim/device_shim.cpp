@@ -9,8 +9,8 @@
 //
 // Several device models link into one program (test_device uses two): the
 // C functions below are identical in every device shim and dispatch through
-// the DeviceIface interface, so they are defined weak and the linker keeps
-// one copy.
+// the DeviceIface interface (device_iface.hpp; board_shim.cpp implements it
+// too), so they are defined weak and the linker keeps one copy.
 #include <cstddef>
 #include <new>
 #include <vector>
@@ -18,29 +18,7 @@
 #include "sim_model.hpp"
 #include FTPU_VHEADER
 
-namespace ftpu {
-
-// What the generic C functions need from any device model. Defined the
-// same in every device shim (one definition under the ODR).
-struct DeviceIface {
-	virtual ~DeviceIface() = default;
-	virtual void get_config(ftpu_sim_device_config *cfg) const = 0;
-	virtual void set_pace(const ftpu_sim_device_pace *p) = 0;
-	virtual void push(const uint8_t *bytes, size_t n) = 0;
-	virtual size_t in_queued() const = 0;
-	virtual size_t pull(uint8_t *buf, size_t cap) = 0;
-	virtual size_t out_queued() const = 0;
-	virtual void run(uint64_t n) = 0;
-	virtual bool run_until_idle(uint64_t max_cycles, uint64_t *ran) = 0;
-	virtual uint32_t credit() const = 0;
-	virtual bool idle() const = 0;
-	virtual uint32_t reg_read(unsigned addr) = 0;
-	virtual void reg_write(unsigned addr, uint32_t value) = 0;
-	virtual void read_counters(ftpu_sim_device_counters *c) = 0;
-	virtual void get_stats(ftpu_sim_device_stats *st) const = 0;
-};
-
-} // namespace ftpu
+#include "device_iface.hpp"
 
 namespace {
 

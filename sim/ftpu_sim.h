@@ -268,6 +268,10 @@ struct ftpu_sim *ftpu_sim_open_device_16(const char *trace_path);
 /* 4x4 at the boards' pipeline depth (AddCuts 7, RowDelay 4, InFlight 8),
  * small memories (mk/models.mk DEVICE_4P_PARAMS). */
 struct ftpu_sim *ftpu_sim_open_device_4p(const char *trace_path);
+/* The iCEBreaker's top (boards/icebreaker/) behind its pins: bytes cross a
+ * 3 Mbaud UART at the board's 24 MHz, the idle is its busy LED; no register
+ * port or counters (sim/board_shim.cpp). A 2x2 array, small memories. */
+struct ftpu_sim *ftpu_sim_open_board_icebreaker(const char *trace_path);
 
 /* A device model's parameters (mk/models.mk), as INFO reports them and the
  * build-only ones. The model comes out of its opener reset (4 cycles);

@@ -118,28 +118,107 @@ static int print_info(const char *uri, ftpu_device *dev)
 	return 0;
 }
 
+/* Devices ftpu_discover() reported. */
+struct found_list {
+	char **uri, **what;
+	size_t n, cap;
+};
+
+static int on_found(void *arg, const char *uri, const char *what)
+{
+	struct found_list *l = arg;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		char **u = realloc(l->uri, cap * sizeof(*u));
+		if (u)
+			l->uri = u;
+		char **w = realloc(l->what, cap * sizeof(*w));
+		if (w)
+			l->what = w;
+		if (!u || !w)
+			return 1;
+		l->cap = cap;
+	}
+	l->uri[l->n] = strdup(uri);
+	l->what[l->n] = strdup(what);
+	if (!l->uri[l->n] || !l->what[l->n]) {
+		free(l->uri[l->n]);
+		free(l->what[l->n]);
+		return 1;
+	}
+	l->n++;
+	return 0;
+}
+
+/* One line of the list: what uri reports, or why it does not. */
+static void list_one(const char *uri, unsigned timeout_ms, int width)
+{
+	struct ftpu_device_info i;
+	int ret = ftpu_probe(uri, timeout_ms, &i);
+	if (ret) {
+		printf("%-*s (%s: %s)\n", width, uri, ftpu_strerror(ret),
+		       ftpu_last_error(NULL));
+		return;
+	}
+	printf("%-*s %-6s %3ux%-3u %7" PRIu64 " %9" PRIu64 " %7" PRIu64 "  %u.%u\n", width,
+	       uri, i.transport, i.rows, i.cols,
+	       (uint64_t)i.ub_vectors * i.rows * 2 / 1024,
+	       (uint64_t)i.weight_tiles * i.rows * i.cols * 2 / 1024,
+	       (uint64_t)i.acc_vectors * i.cols * 4 / 1024, i.protocol >> 16,
+	       i.protocol & 0xffffu);
+}
+
 static int cmd_list(int argc, char **argv)
 {
-	static const char *const uris[] = { "sim", "sim:rows=4", "ref" };
-	if (argc > 1)
-		return is_help(argv[1]) ?
-			       (printf("usage: %s list\n\nLists the devices this build can "
-				       "open and what each reports.\n", prog), 0) :
-			       usage_error("list", "unexpected argument '%s'", argv[1]);
-	printf("%-14s %-6s %-7s %-10s %s\n", "URI", "link", "array", "UB KiB", "weights KiB");
-	for (size_t i = 0; i < sizeof(uris) / sizeof(uris[0]); i++) {
-		ftpu_device *dev;
-		struct ftpu_device_info info;
-		if (ftpu_open(uris[i], &dev) || ftpu_get_info(dev, &info)) {
-			printf("%-14s (unavailable: %s)\n", uris[i], ftpu_last_error(NULL));
+	static const char *const builtin[] = { "sim", "sim:rows=4", "ref" };
+	struct found_list found = { 0 };
+	size_t timeout_ms = 1000;
+	int width = 14;
+
+	for (int a = 1; a < argc; a++) {
+		if (is_help(argv[a])) {
+			printf("usage: %s list [--timeout MS]\n\n"
+			       "Lists the devices this build can open: the simulated device, "
+			       "the C model,\nand every board device found (serial ports "
+			       "ttyUSB*/ttyACM*, XDMA cards,\nUSB devices), each opened and "
+			       "asked for INFO within MS milliseconds\n(default 1000). A "
+			       "device that does not answer is listed with the reason.\n"
+			       "FTPU_DEV_DIR: where to look for device nodes instead of /dev.\n",
+			       prog);
+			return 0;
+		}
+		if (!strcmp(argv[a], "--timeout") && a + 1 < argc) {
+			if (!parse_size(argv[++a], 600000, &timeout_ms))
+				return usage_error("list", "bad --timeout '%s'", argv[a]);
 			continue;
 		}
-		printf("%-14s %-6s %2ux%-4u %-10" PRIu64 " %" PRIu64 "\n", uris[i], info.transport,
-		       info.rows, info.cols, (uint64_t)info.ub_vectors * info.rows * 2 / 1024,
-		       (uint64_t)info.weight_tiles * info.rows * info.cols * 2 / 1024);
-		ftpu_close(dev);
+		return usage_error("list", "unexpected argument '%s'", argv[a]);
 	}
-	printf("(boards: uart:, usb: and xdma: transports come in a later release)\n");
+	ftpu_discover(on_found, &found);
+	if (ftpu_last_error(NULL)[0])
+		fprintf(stderr, "%s list: could not look everywhere: %s\n", prog,
+			ftpu_last_error(NULL));
+	for (size_t i = 0; i < found.n; i++)
+		if ((int)strlen(found.uri[i]) > width)
+			width = (int)strlen(found.uri[i]);
+
+	printf("%-*s %-6s %-7s %7s %9s %7s  %s\n", width, "URI", "link", "array", "UB KiB",
+	       "W KiB", "ACC KiB", "protocol");
+	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+		list_one(builtin[i], 0, width);
+	for (size_t i = 0; i < found.n; i++) {
+		list_one(found.uri[i], (unsigned)timeout_ms, width);
+		printf("%-*s   %s\n", width, "", found.what[i]);
+		free(found.uri[i]);
+		free(found.what[i]);
+	}
+	if (!found.n) {
+		const char *dir = getenv("FTPU_DEV_DIR");
+		printf("(no board devices found: no serial ports ttyUSB*/ttyACM* or XDMA "
+		       "nodes in %s, no USB devices)\n", dir && dir[0] ? dir : "/dev");
+	}
+	free(found.uri);
+	free(found.what);
 	return 0;
 }
 
@@ -161,7 +240,8 @@ static int cmd_info(int argc, char **argv)
 	ftpu_device *dev;
 	if (argc > 1 && is_help(argv[1])) {
 		printf("usage: %s info URI\n\nPrints what the device reports: array, "
-		       "memories, clock, protocol.\nURI: sim, sim:rows=4, ref\n", prog);
+		       "memories, clock, protocol.\nURI: sim, sim:rows=4, ref, uart:TTY[@BAUD], "
+		       "xdma:/dev/xdmaN, usb:...\n", prog);
 		return 0;
 	}
 	if (argc > 2)
@@ -480,7 +560,8 @@ static int help(void)
 	       "  selftest URI       known GEMMs checked bit for bit against the reference\n"
 	       "  gemm URI M K N     one GEMM, random or from files, with timing and stats\n"
 	       "  bench URI          a GEMM sweep as a table\n\n"
-	       "URI: sim (the simulated device), sim:rows=4, ref (the C model).\n"
+	       "URI: sim (the simulated device), sim:rows=4, ref (the C model),\n"
+	       "     uart:/dev/ttyUSB1[@BAUD], xdma:/dev/xdma0, usb:... (docs/transports.md).\n"
 	       "'%s COMMAND --help' for more. libftpu %u.%u.%u\n", prog, prog,
 	       ftpu_version() >> 16, (ftpu_version() >> 8) & 0xff, ftpu_version() & 0xff);
 	return 0;

@@ -64,10 +64,13 @@ typedef struct ftpu_device ftpu_device;
  *                        uri is NULL or ""); OPTS, comma-separated:
  *                        rows=N,cols=N (a built model's size), trace=FILE.fst
  *   "ref"                the C model of the device (bit-exact, fast)
- * uart:, usb: and xdma: are reserved for the board transports (a later
- * release): FTPU_ERR_UNSUPPORTED. A malformed URI or an unknown option is
- * FTPU_ERR_INVALID, an unknown scheme FTPU_ERR_NOT_FOUND; the reason is in
- * ftpu_last_error(NULL) for the calling thread.
+ *   "uart:TTY[@BAUD]"    a serial port, default 3000000 baud
+ *   "xdma:/dev/xdmaN"    a PCIe card through the Xilinx XDMA driver
+ *   "usb:..."            a USB link (docs/transports.md)
+ * A malformed URI or an unknown option is FTPU_ERR_INVALID, an unknown
+ * scheme or a missing device FTPU_ERR_NOT_FOUND, a port that cannot be
+ * opened (permission, in use) FTPU_ERR_IO; the reason, naming the port, is
+ * in ftpu_last_error(NULL) for the calling thread. docs/transports.md.
  */
 int ftpu_open(const char *uri, ftpu_device **out);
 
@@ -102,8 +105,36 @@ int ftpu_get_info(ftpu_device *dev, struct ftpu_device_info *info);
 int ftpu_set_timeout(ftpu_device *dev, unsigned timeout_ms);
 
 /* Resets the device (CONTROL RESET): clears a failed state, faults,
- * counters and resident weights. */
+ * counters and resident weights. Whatever the link still holds from before
+ * (answers to abandoned requests, corrupt bytes) is skipped up to the
+ * RESET's answer. Fails with the transport's errors or FTPU_ERR_TIMEOUT. */
 int ftpu_reset(ftpu_device *dev);
+
+/* ---- discovery --------------------------------------------------------------- */
+
+/*
+ * Calls found(arg, uri, what) once for every board device this machine may
+ * have, as each transport finds them without opening them: serial ports
+ * $FTPU_DEV_DIR/ttyUSB* and ttyACM* (uart:), XDMA cards
+ * $FTPU_DEV_DIR/xdma*_user (xdma:), USB devices (usb:). FTPU_DEV_DIR, the
+ * directory of device nodes, defaults to /dev. uri is what ftpu_open()
+ * takes, what a short description; both are valid during the call.
+ * found() returns nonzero to stop. "sim" and "ref" are not reported.
+ * Returns the number of devices reported. A transport that cannot look
+ * (no permission to list) is skipped and its reason is in
+ * ftpu_last_error(NULL) ("" when every transport could look). Fails only
+ * with FTPU_ERR_INVALID (found NULL).
+ */
+int ftpu_discover(int (*found)(void *arg, const char *uri, const char *what),
+		  void *arg);
+
+/*
+ * Opens uri, reads its INFO into *info waiting at most timeout_ms for the
+ * answer (0: ftpu_open's default), and closes it: whether a discovered
+ * device answers. Fails as ftpu_open(), the reason in ftpu_last_error(NULL);
+ * FTPU_ERR_INVALID for a NULL info.
+ */
+int ftpu_probe(const char *uri, unsigned timeout_ms, struct ftpu_device_info *info);
 
 /* Statistics of one run (ftpu_gemm, ftpu_run), from the device's counters.
  * On "ref" the cycle counts are the C model's stall-free compute estimate,

@@ -65,6 +65,7 @@ struct ftpu_device {
 };
 
 static _Thread_local char open_err[256];
+static _Thread_local char transport_err[256]; /* ftpu__transport_error() */
 
 /* ---- errors, locking ---------------------------------------------------------- */
 
@@ -87,6 +88,23 @@ const char *ftpu_last_error(const ftpu_device *dev)
 
 void ftpu__lock(ftpu_device *dev) { pthread_mutex_lock(&dev->lock); }
 void ftpu__unlock(ftpu_device *dev) { pthread_mutex_unlock(&dev->lock); }
+
+void ftpu__transport_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(transport_err, sizeof(transport_err), fmt, ap);
+	va_end(ap);
+}
+
+/* The transport's reason for a failed read or write, into dev->err. */
+static int transport_fail(ftpu_device *dev, int status, const char *what)
+{
+	if (transport_err[0])
+		return ftpu__fail(dev, status, "%s: %s", what, transport_err);
+	return ftpu__fail(dev, status, "%s: %s", what, ftpu_strerror(status));
+}
 
 const struct ftpu_device_info *ftpu__info(const ftpu_device *dev) { return &dev->info; }
 
@@ -124,6 +142,7 @@ struct wait {
 	ftpu_device *dev;
 	/* a RESPONSE */
 	bool want_rsp, got_rsp;
+	bool resync; /* after a failure: skip all but that RESPONSE */
 	uint16_t rsp_seq;
 	uint32_t rsp[2 + 2 * 16];
 	size_t rsp_len;
@@ -159,6 +178,8 @@ static void on_frame(void *ctx, const struct ftpu_link_frame *f)
 	acknowledge(dev, f->seq, f->credit);
 	if (w->status)
 		return;
+	if (w->resync && !(f->type == FTPU_LINK_RESPONSE && f->seq == w->rsp_seq))
+		return; /* left over from before the failure */
 	switch (f->type) {
 	case FTPU_LINK_RESPONSE:
 		if (!w->want_rsp || w->got_rsp || f->seq != w->rsp_seq || f->len < 2 ||
@@ -210,7 +231,7 @@ static void on_frame(void *ctx, const struct ftpu_link_frame *f)
 static void on_error(void *ctx, const struct ftpu_link_error *e)
 {
 	struct wait *w = ctx;
-	if (!w->status)
+	if (!w->status && !w->resync)
 		w->status = ftpu__fail(w->dev, FTPU_ERR_PROTOCOL,
 				       "corrupt frame from the device: %s",
 				       ftpu_link_err_name(e->code));
@@ -224,9 +245,15 @@ static void on_error(void *ctx, const struct ftpu_link_error *e)
 static int receive(ftpu_device *dev, struct wait *w, bool block)
 {
 	const struct ftpu_link_rx_cb cb = { .frame = on_frame, .error = on_error, .ctx = w };
+	transport_err[0] = '\0';
 	long n = dev->ops->read(dev->ctx, dev->io, READ_CHUNK, block ? dev->timeout_ms : 0);
-	if (n < 0 && !(n == FTPU_ERR_TIMEOUT && !block))
+	if (n < 0 && !(n == FTPU_ERR_TIMEOUT && !block)) {
+		/* A timeout gets its message from the caller, which knows
+		 * what it waited for. */
+		if (n != FTPU_ERR_TIMEOUT || transport_err[0])
+			transport_fail(dev, (int)n, "cannot receive from the device");
 		return (int)n;
+	}
 	if (n <= 0)
 		return 0;
 	int ret = ftpu_link_rx_push(&dev->rx, dev->io, (size_t)n, &cb);
@@ -260,15 +287,22 @@ static int send_frame(ftpu_device *dev, unsigned type, unsigned flags,
 	int len = ftpu_link_encode_flags(type, flags, dev->seq, 0, payload, n, dev->io,
 					 FTPU_LINK_MAX_FRAME_BYTES);
 	if (len < 0)
-		return len;
-	return dev->ops->write(dev->ctx, dev->io, (size_t)len);
+		return ftpu__fail(dev, len, "cannot encode a frame of %zu words", n);
+	transport_err[0] = '\0';
+	int ret = dev->ops->write(dev->ctx, dev->io, (size_t)len);
+	if (ret)
+		return transport_fail(dev, ret, "cannot send to the device");
+	return FTPU_OK;
 }
 
 /* One CONTROL request and its RESPONSE; results (after op and status)
- * into res (cap words), their count into *n. */
-static int control(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, size_t *n)
+ * into res (cap words), their count into *n. With resync, whatever comes
+ * before that RESPONSE (frames of an abandoned request or program, corrupt
+ * bytes) is skipped instead of failing the request. */
+static int control_sync(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, size_t *n,
+			bool resync)
 {
-	struct wait w = { .dev = dev, .want_rsp = true };
+	struct wait w = { .dev = dev, .want_rsp = true, .resync = resync };
 	int ret;
 
 	if (dev->failed)
@@ -276,7 +310,7 @@ static int control(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, siz
 				  "the device failed earlier (%s); ftpu_reset() it", dev->err);
 	ret = send_frame(dev, FTPU_LINK_CONTROL, 0, &op, 1);
 	if (ret)
-		return fail_hard(dev, ret, "cannot send to the device");
+		return fail_hard(dev, ret, dev->err);
 	w.rsp_seq = dev->seq;
 	ret = wait_for(dev, &w, rsp_done);
 	if (ret == FTPU_ERR_TIMEOUT)
@@ -294,6 +328,11 @@ static int control(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, siz
 	if (n)
 		*n = got;
 	return FTPU_OK;
+}
+
+static int control(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, size_t *n)
+{
+	return control_sync(dev, op, res, cap, n, false);
 }
 
 /* ---- execution -------------------------------------------------------------------------- */
@@ -365,7 +404,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 					 (pos + n == total ? FTPU_PROGRAM_END : 0);
 			ret = try_send(dev, flags, src, n);
 			if (ret < 0)
-				return fail_hard(dev, ret, "cannot send to the device");
+				return fail_hard(dev, ret, dev->err);
 			if (ret == 0) {
 				starved = true;
 				break;
@@ -392,7 +431,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 			uint32_t op = FTPU_LINK_OP_STATUS;
 			ret = send_frame(dev, FTPU_LINK_CONTROL, 0, &op, 1);
 			if (ret)
-				return fail_hard(dev, ret, "cannot send to the device");
+				return fail_hard(dev, ret, dev->err);
 			w.want_rsp = true;
 			w.rsp_seq = dev->seq;
 			polls = 0;
@@ -416,7 +455,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 		for (int tries = 0; !sent_end; tries++) {
 			ret = try_send(dev, FTPU_PROGRAM_END, NULL, 0);
 			if (ret < 0)
-				return fail_hard(dev, ret, "cannot send to the device");
+				return fail_hard(dev, ret, dev->err);
 			if (ret > 0)
 				break;
 			if (tries == 8)
@@ -472,6 +511,12 @@ static const struct ftpu_transport_ops *const transports[] = {
 	&ftpu_transport_xdma,
 };
 
+const struct ftpu_transport_ops *const *ftpu__transports(size_t *n)
+{
+	*n = sizeof(transports) / sizeof(transports[0]);
+	return transports;
+}
+
 /* Reads INFO into dev->info; also the first credit. */
 static int read_info(ftpu_device *dev)
 {
@@ -480,7 +525,7 @@ static int read_info(ftpu_device *dev)
 	uint32_t op = FTPU_LINK_OP_INFO, v;
 	int ret = send_frame(dev, FTPU_LINK_CONTROL, 0, &op, 1);
 	if (ret)
-		return ftpu__fail(dev, ret, "cannot send to the device");
+		return ret;
 	w.rsp_seq = dev->seq;
 	ret = wait_for(dev, &w, rsp_done);
 	if (ret)
@@ -519,6 +564,11 @@ static int read_info(ftpu_device *dev)
 
 int ftpu_open(const char *uri, ftpu_device **out)
 {
+	return ftpu__open_timeout(uri, DEFAULT_TIMEOUT_MS, out);
+}
+
+int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out)
+{
 	const struct ftpu_transport_ops *ops = NULL;
 	const char *opts = "";
 	size_t slen;
@@ -553,7 +603,7 @@ int ftpu_open(const char *uri, ftpu_device **out)
 		return ftpu__fail(NULL, FTPU_ERR_NOMEM, "out of memory");
 	}
 	dev->ops = ops;
-	dev->timeout_ms = DEFAULT_TIMEOUT_MS;
+	dev->timeout_ms = timeout_ms ? timeout_ms : DEFAULT_TIMEOUT_MS;
 	ftpu_link_rx_init(&dev->rx, dev->rx_buf, FTPU_LINK_MAX_PAYLOAD);
 	ftpu_link_rx_set_role(&dev->rx, FTPU_LINK_ROLE_HOST);
 	snprintf(dev->info.transport, sizeof(dev->info.transport), "%s", ops->scheme);
@@ -618,7 +668,12 @@ int ftpu_reset(ftpu_device *dev)
 	/* Whatever was in flight is gone with the device's receive buffer. */
 	dev->ring_len = 0;
 	dev->inflight = 0;
-	ret = control(dev, FTPU_LINK_OP_RESET, NULL, 0, NULL);
+	/* After a failure the stream may still hold answers to abandoned
+	 * requests, or half a frame: start the receiver afresh and skip
+	 * everything up to the RESET's own RESPONSE. */
+	ftpu_link_rx_init(&dev->rx, dev->rx_buf, FTPU_LINK_MAX_PAYLOAD);
+	ftpu_link_rx_set_role(&dev->rx, FTPU_LINK_ROLE_HOST);
+	ret = control_sync(dev, FTPU_LINK_OP_RESET, NULL, 0, NULL, true);
 	ftpu__unlock(dev);
 	return ret;
 }

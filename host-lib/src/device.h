@@ -66,4 +66,25 @@ struct ftpu_wm_resident *ftpu__wm_resident(ftpu_device *dev);
 /* The stats of the last run, kept for ftpu_last_stats(). */
 void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st);
 
+/* ---- transports (driver/transport.h) and discovery (discover.c) ---- */
+
+struct ftpu_transport_ops;
+
+/* The transports ftpu_open() knows, in its order; their count in *n. */
+const struct ftpu_transport_ops *const *ftpu__transports(size_t *n);
+
+/*
+ * ftpu_open() with its INFO request bounded by timeout_ms, which also
+ * becomes the device's timeout (ftpu_set_timeout). Fails as ftpu_open().
+ */
+int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out);
+
+/*
+ * Called by a transport's read or write before it returns a negative
+ * status: the reason ("uart /dev/ttyUSB1: disconnected"), which the
+ * runtime puts into ftpu_last_error(dev). Kept per thread: the op runs on
+ * the thread that holds the device's lock.
+ */
+void ftpu__transport_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif /* FTPU_DEVICE_INTERNAL_H */

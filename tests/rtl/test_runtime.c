@@ -54,9 +54,13 @@ static void test_uris(void **state)
 		{ "sim:rows=8,cols=4", FTPU_ERR_INVALID },
 		{ "sim:bogus=1", FTPU_ERR_INVALID },
 		{ "sim:rows=8", FTPU_ERR_UNSUPPORTED },
-		{ "uart:/dev/ttyUSB1", FTPU_ERR_UNSUPPORTED },
-		{ "usb:1d50:6130", FTPU_ERR_UNSUPPORTED },
-		{ "xdma:/dev/xdma0", FTPU_ERR_UNSUPPORTED },
+		/* board transports (driver/), no such devices in a test run */
+		{ "uart:/dev/ttyFTPU_none9", FTPU_ERR_NOT_FOUND },
+		{ "uart:", FTPU_ERR_INVALID },
+		{ "uart:/dev/ttyFTPU_none9@fast", FTPU_ERR_INVALID },
+		{ "usb:1d50:6130", FTPU_ERR_NOT_FOUND },
+		{ "xdma:/dev/xdmaFTPU_none9", FTPU_ERR_NOT_FOUND },
+		{ "xdma:", FTPU_ERR_INVALID },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		dev = (ftpu_device *)0x1;

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_arty: the device on a Digilent Arty A7-100T (xc7a100t). The device
+// runs from the 100 MHz oscillator directly; the host link is the
+// FT2232HQ's channel B as a UART at Baud (12 Mbaud, the FT2232H's fastest:
+// 8.3 clocks per bit). LEDs LD4-LD7: busy, receiving, sending, line error.
+// The RESET button resets the device.
+module ftpu_arty #(
+  parameter int          N           = 6,
+  parameter int unsigned AddCuts     = 7,
+  parameter int          InFlight    = 8,
+  parameter int          UbVectors   = 4096,
+  parameter int          WmRows      = 8192,
+  parameter int          AccVectors  = 4096,
+  parameter int          BiasVectors = 256,
+  parameter int          IqWords     = 8192,
+  parameter int unsigned ClockHz     = 100000000,
+  parameter int unsigned Baud        = 12000000
+) (
+  input  logic       clk_100mhz_i,
+  input  logic       uart_rx_i,
+  output logic       uart_tx_o,
+  input  logic       rst_ni,
+  output logic [3:0] led_o
+);
+  logic rst_n;
+
+  ftpu_board_reset u_reset (
+    .clk_i    (clk_100mhz_i),
+    .locked_i (1'b1),
+    .btn_ni   (rst_ni),
+    .rst_no   (rst_n)
+  );
+
+  ftpu_board_uart #(
+    .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
+    .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
+    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud)
+  ) u_board (
+    .clk_i     (clk_100mhz_i),
+    .rst_ni    (rst_n),
+    .uart_rx_i,
+    .uart_tx_o,
+    .leds_o    (led_o)
+  );
+endmodule

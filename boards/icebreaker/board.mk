@@ -1,0 +1,17 @@
+# iCEBreaker: iCE40UP5K-SG48, 12 MHz oscillator, UART over the FT2232H's
+# channel B. The device runs at 24 MHz from the PLL (DESIGN.md: >= 20 MHz).
+icebreaker_TOP := ftpu_icebreaker
+icebreaker_SRCS := boards/icebreaker/ftpu_icebreaker.sv $(BOARD_COMMON)
+icebreaker_FAMILY := ice40
+icebreaker_PART := iCE40UP5K
+# LUT FF DSP BRAM of the UP5K: 5280 logic cells, 8 SB_MAC16, 30 SB_RAM40_4K.
+icebreaker_CAP := 5280 5280 8 30
+# The smallest device the host library takes (a 2x2 array) does not fit
+# the UP5K (docs/boards.md): the estimate is reported, not required.
+icebreaker_FIT := no
+icebreaker_PARAMS := N=2 AddCuts=7 InFlight=8 UbVectors=512 WmRows=512 AccVectors=256 \
+	BiasVectors=16 IqWords=1024 ClockHz=24000000 Baud=3000000
+icebreaker_CONSTRAINTS := icebreaker.pcf
+icebreaker_NEXTPNR := nextpnr-ice40 --up5k --package sg48
+icebreaker_FREQ := 20
+icebreaker_LOADER := icebreaker

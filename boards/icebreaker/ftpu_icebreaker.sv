@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_icebreaker: the device on an iCEBreaker (iCE40UP5K-SG48). The 12 MHz
+// oscillator feeds the PLL (24 MHz, icepll -i 12 -o 24); the host link is
+// the FT2232H's channel B as a UART at Baud (3 Mbaud: 8 clocks per bit).
+// LEDs: red = busy (an instruction executing), green = a byte on the line
+// either way. The button (BTN_N) resets the device.
+//
+// Under Verilator (no SYNTHESIS define) the PLL is bypassed: the model's
+// clock is the device clock, ClockHz by definition, and the simulated host
+// serializes at ClockHz / Baud clocks per bit (sim/board_shim.cpp).
+//
+// docs/boards.md: this configuration does not fit the UP5K (a 2x2 array is
+// about twice its logic cells); the top is kept building and simulated so
+// that it is ready for a smaller data path.
+module ftpu_icebreaker #(
+  parameter int          N           = 2,
+  parameter int unsigned AddCuts     = 7,
+  parameter int          InFlight    = 8,
+  parameter int          UbVectors   = 512,
+  parameter int          WmRows      = 512,
+  parameter int          AccVectors  = 256,
+  parameter int          BiasVectors = 16,
+  parameter int          IqWords     = 1024,
+  parameter int unsigned ClockHz     = 24000000,
+  parameter int unsigned Baud        = 3000000
+) (
+  input  logic clk_12mhz_i,
+  input  logic uart_rx_i,
+  output logic uart_tx_o,
+  input  logic btn_ni,
+  output logic led_red_no,
+  output logic led_green_no
+);
+  logic clk, locked, rst_n;
+
+`ifdef SYNTHESIS
+  // 12 MHz * (DIVF + 1) / 2^DIVQ = 12 * 64 / 32 = 24 MHz (VCO 768 MHz).
+  SB_PLL40_PAD #(
+    .FEEDBACK_PATH ("SIMPLE"),
+    .DIVR          (4'd0),
+    .DIVF          (7'd63),
+    .DIVQ          (3'd5),
+    .FILTER_RANGE  (3'd1)
+  ) u_pll (
+    .PACKAGEPIN   (clk_12mhz_i),
+    .PLLOUTGLOBAL (clk),
+    .RESETB       (1'b1),
+    .BYPASS       (1'b0),
+    .LOCK         (locked)
+  );
+`else
+  assign clk    = clk_12mhz_i;
+  assign locked = 1'b1;
+`endif
+
+  ftpu_board_reset u_reset (
+    .clk_i    (clk),
+    .locked_i (locked),
+    .btn_ni,
+    .rst_no   (rst_n)
+  );
+
+  logic [3:0] leds;  // {line error, tx, rx, busy}: the error has no LED here
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic       unused_err;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign unused_err = leds[3];
+  ftpu_board_uart #(
+    .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
+    .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
+    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud)
+  ) u_board (
+    .clk_i     (clk),
+    .rst_ni    (rst_n),
+    .uart_rx_i,
+    .uart_tx_o,
+    .leds_o    (leds)
+  );
+
+  // The LEDs are active low. The red one is the device's busy signal as is
+  // (not stretched): the simulated host reads it as the device's idle.
+  assign led_red_no   = !leds[0];
+  assign led_green_no = !(leds[1] || leds[2]);
+endmodule

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_ulx3s: the device on a ULX3S (ECP5 LFE5U-85F). The 25 MHz oscillator
+// feeds the PLL (50 MHz); the host link is the FT231X as a UART at Baud
+// (3 Mbaud, the FT231X's fastest: 16.7 clocks per bit). LEDs 0-3: busy,
+// receiving, sending, line error. The PWR button resets the device.
+module ftpu_ulx3s #(
+  parameter int          N           = 6,
+  parameter int unsigned AddCuts     = 7,
+  parameter int          InFlight    = 8,
+  parameter int          UbVectors   = 4096,
+  parameter int          WmRows      = 8192,
+  parameter int          AccVectors  = 4096,
+  parameter int          BiasVectors = 256,
+  parameter int          IqWords     = 8192,
+  parameter int unsigned ClockHz     = 50000000,
+  parameter int unsigned Baud        = 3000000
+) (
+  input  logic       clk_25mhz_i,
+  input  logic       ftdi_txd_i,   // the FT231X's TXD: our receive line
+  output logic       ftdi_rxd_o,
+  input  logic       btn_ni,
+  output logic [3:0] led_o
+);
+  logic clk, locked, rst_n;
+
+`ifdef SYNTHESIS
+  // 25 MHz / CLKI_DIV * CLKFB_DIV = 50 MHz on CLKOP; VCO 50 * CLKOP_DIV = 600 MHz.
+  EHXPLLL #(
+    .CLKI_DIV         (1),
+    .CLKFB_DIV        (2),
+    .CLKOP_DIV        (12),
+    .CLKOP_CPHASE     (11),
+    .CLKOP_ENABLE     ("ENABLED"),
+    .FEEDBK_PATH      ("CLKOP"),
+    .OUTDIVIDER_MUXA  ("DIVA")
+  ) u_pll (
+    .CLKI      (clk_25mhz_i),
+    .CLKFB     (clk),
+    .CLKOP     (clk),
+    .RST       (1'b0),
+    .STDBY     (1'b0),
+    .PHASESEL0 (1'b0),
+    .PHASESEL1 (1'b0),
+    .PHASEDIR  (1'b0),
+    .PHASESTEP (1'b0),
+    .PHASELOADREG (1'b0),
+    .PLLWAKESYNC  (1'b0),
+    .ENCLKOP   (1'b0),
+    .LOCK      (locked)
+  );
+`else
+  assign clk    = clk_25mhz_i;
+  assign locked = 1'b1;
+`endif
+
+  ftpu_board_reset u_reset (
+    .clk_i    (clk),
+    .locked_i (locked),
+    .btn_ni,
+    .rst_no   (rst_n)
+  );
+
+  ftpu_board_uart #(
+    .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
+    .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
+    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud)
+  ) u_board (
+    .clk_i     (clk),
+    .rst_ni    (rst_n),
+    .uart_rx_i (ftdi_txd_i),
+    .uart_tx_o (ftdi_rxd_o),
+    .leds_o    (led_o)
+  );
+endmodule
