@@ -1,0 +1,122 @@
+# The control core (issue 7, docs/firmware.md): its Verilated model, the
+# instruction-level test programs (tests/cpu/*.S) and the firmware
+# (firmware/), built with Debian's riscv64-unknown-elf toolchain.
+#
+#   make build/tests/rtl/test_rv32i && make test-test_rv32i
+#   make test-test_firmware            the firmware's protocol logic on the host
+#   make firmware                      build/fw/: ROM image, update image, sizes
+#   make fuzz-control                  libFuzzer over CONTROL requests (clang)
+
+# ---- the model: ftpu_cpu in its test top, 8 KiB ROM, 16 KiB RAM -------------
+CPU_ROM_WORDS := 2048
+CPU_RAM_WORDS := 4096
+RTL_CPU := $(wildcard rtl/cpu/*.sv)
+cpu_TOP := ftpu_cpu_tb
+cpu_SRCS := $(RTL_CPU) sim/tops/ftpu_cpu_tb.sv
+cpu_VFLAGS := -GRomWords=$(CPU_ROM_WORDS) -GRamWords=$(CPU_RAM_WORDS)
+cpu_SHIM := sim/cpu_shim.cpp
+cpu_SHIMFLAGS := -DFTPU_CPU_ROM_WORDS=$(CPU_ROM_WORDS) -DFTPU_CPU_RAM_WORDS=$(CPU_RAM_WORDS)
+MODELS += cpu
+$(SIM_DIR)/cpu/shim.o: sim/ftpu_sim_cpu.h
+
+test_rv32i_MODELS := cpu
+
+# ---- RISC-V toolchain ----------------------------------------------------------
+RV_PREFIX ?= riscv64-unknown-elf-
+RV_CC := $(RV_PREFIX)gcc
+RV_OBJCOPY := $(RV_PREFIX)objcopy
+RV_SIZE := $(RV_PREFIX)size
+# Debian's gcc spells the CSR instructions' extension out (-march=rv32i
+# alone rejects csrr); it has no rv32i_zicsr multilib, so libgcc (the
+# multiply/divide helpers of rv32i) is named explicitly.
+RV_ARCH := -march=rv32i_zicsr -mabi=ilp32
+RV_LIBGCC = $(shell $(RV_CC) -march=rv32i -mabi=ilp32 -print-libgcc-file-name)
+rv_hex = $(RV_OBJCOPY) -O verilog --verilog-data-width=4 $(1) $(2)
+
+# ---- instruction-level tests: build/cpu-tests/<name>.hex -------------------------
+CPU_TEST_DIR := $(BUILD)/cpu-tests
+CPU_TEST_HEX := $(patsubst tests/cpu/%.S,$(CPU_TEST_DIR)/%.hex,$(wildcard tests/cpu/*.S))
+
+$(CPU_TEST_DIR)/%.elf: tests/cpu/%.S tests/cpu/cpu_test.h tests/cpu/link.ld | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_ARCH) -nostdlib -nostartfiles -Wl,--no-relax -T tests/cpu/link.ld \
+		-Itests/cpu $< -o $@
+$(CPU_TEST_DIR)/%.hex: $(CPU_TEST_DIR)/%.elf
+	$(call rv_hex,$<,$@)
+
+# ---- firmware: build/fw/ -----------------------------------------------------------
+# ftpu_fw.elf/.hex   the boot ROM image (ROM at 0, data in RAM)
+# ftpu_fw_app.elf    the same firmware linked to run from the RAM's app slot
+# ftpu_fw_app.img    ... as an update image (header + binary, mkimage)
+# Version: FW_VERSION (major << 16 | minor << 8 | patch); the update test
+# image gets FW_APP_VERSION so that a running update is told apart.
+FW_DIR := $(BUILD)/fw
+FW_VERSION ?= 0x000100
+FW_APP_VERSION ?= 0x000101
+FW_CFLAGS := $(RV_ARCH) -std=c11 -Os -g -ffreestanding -nostdlib -fno-builtin \
+	-ffunction-sections -fdata-sections -msmall-data-limit=0 -msave-restore \
+	-Wall -Wextra -Werror -Ifirmware/include -Ihost-lib/src
+FW_C_SRCS := $(wildcard firmware/*.c)
+FW_ROM_OBJS := $(patsubst firmware/%,$(FW_DIR)/rom/%.o,$(FW_C_SRCS) firmware/start.S)
+FW_APP_OBJS := $(patsubst firmware/%,$(FW_DIR)/app/%.o,$(FW_C_SRCS) firmware/start.S)
+FW_HDRS := $(wildcard firmware/*.h firmware/include/*.h firmware/include/*.def) host-lib/src/link.h
+
+$(FW_DIR)/rom/%.o: firmware/% $(FW_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_VERSION) -c $< -o $@
+$(FW_DIR)/app/%.o: firmware/% $(FW_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_APP_VERSION) -c $< -o $@
+
+$(FW_DIR)/ftpu_fw.elf: $(FW_ROM_OBJS) firmware/link.ld firmware/layout.ld
+	$(RV_CC) $(FW_CFLAGS) -T firmware/link.ld -Wl,--gc-sections -Wl,-Map=$(@:.elf=.map) \
+		$(FW_ROM_OBJS) $(RV_LIBGCC) -o $@
+	@$(RV_SIZE) $@
+$(FW_DIR)/ftpu_fw_app.elf: $(FW_APP_OBJS) firmware/link_app.ld firmware/layout.ld
+	$(RV_CC) $(FW_CFLAGS) -T firmware/link_app.ld -Wl,--gc-sections -Wl,-Map=$(@:.elf=.map) \
+		$(FW_APP_OBJS) $(RV_LIBGCC) -o $@
+	@$(RV_SIZE) $@
+$(FW_DIR)/%.hex: $(FW_DIR)/%.elf
+	$(call rv_hex,$<,$@)
+$(FW_DIR)/%.bin: $(FW_DIR)/%.elf
+	$(RV_OBJCOPY) -O binary $< $@
+
+# The image tool runs on the host; it shares the CRC and header code.
+FW_MKIMAGE := $(FW_DIR)/mkimage
+$(FW_MKIMAGE): firmware/tools/mkimage.c firmware/crc32.c firmware/image.c $(FW_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_BASE) -Ifirmware/include $< -o $@
+$(FW_DIR)/ftpu_fw_app.img: $(FW_DIR)/ftpu_fw_app.bin $(FW_DIR)/ftpu_fw_app.elf $(FW_MKIMAGE)
+	$(FW_MKIMAGE) $(FW_DIR)/ftpu_fw_app.elf $< $(FW_APP_VERSION) $@
+
+FW_IMAGES := $(FW_DIR)/ftpu_fw.hex $(FW_DIR)/ftpu_fw_app.img
+firmware: $(FW_IMAGES)
+.PHONY: firmware
+
+# The RTL test loads the programs and the firmware at run time.
+$(BUILD)/tests/rtl/test_rv32i: $(CPU_TEST_HEX) $(FW_IMAGES)
+$(BUILD)/tests/rtl/test_rv32i.o: CFLAGS += -DFTPU_CPU_TEST_DIR='"$(CPU_TEST_DIR)"' \
+	-DFTPU_FW_DIR='"$(FW_DIR)"' -DFTPU_FW_VERSION=$(FW_VERSION) \
+	-DFTPU_FW_APP_VERSION=$(FW_APP_VERSION)
+
+# ---- fuzzing the firmware's CONTROL handling (tests/fuzz/) ---------------------------
+# make fuzz-control: libFuzzer for FUZZ_SECONDS (clang -fsanitize=fuzzer);
+# FUZZ_RUNS=n runs a fixed number of inputs instead. The corpus grows in
+# build/fuzz/control/ seeded from tests/fuzz/corpus/control/; the same
+# seeds are replayed by test_firmware in every make test.
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CONTROL := $(FUZZ_DIR)/fuzz_control
+$(FUZZ_CONTROL): tests/fuzz/fuzz_control.c tests/fuzz/fake_hal.h $(FW_C_SRCS) $(FW_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-Wall -Wextra -Werror -Ifirmware/include -Ihost-lib/src $< -o $@
+fuzz-control: $(FUZZ_CONTROL)
+	@mkdir -p $(FUZZ_DIR)/control
+	$(FUZZ_CONTROL) $(FUZZ_DIR)/control tests/fuzz/corpus/control \
+		$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -seed=1 \
+		-max_len=512
+.PHONY: fuzz-control
+
+# Keep the ELF files (objdump them when a test fails).
+.SECONDARY: $(CPU_TEST_HEX:.hex=.elf)
