@@ -459,6 +459,10 @@ static void on_control(struct ftpu_ref_device *d, const struct ftpu_link_frame *
 		{ respond(d, f->seq, op, FTPU_LINK_RESP_OK, w, 4); return; }
 	}
 	default:
+		/* including the firmware ops 7..12 (FW_INFO, SELFTEST, updates,
+		 * BOOT: docs/protocol.md §7.2.1): the C model has no control
+		 * core, as a ControlCore = 0 device; libftpu reports
+		 * FTPU_ERR_UNSUPPORTED */
 		{ respond(d, f->seq, op, FTPU_LINK_RESP_UNKNOWN_OP, NULL, 0); return; }
 	}
 }

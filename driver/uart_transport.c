@@ -11,9 +11,10 @@
  * would eat payload bytes), modem lines ignored (CLOCAL). The rate is set
  * through termios2: a standard rate by its Bnnn code, any other with
  * BOTHER, so non-standard rates work on drivers that can make them
- * (ftdi_sio can); a rate the driver rounds by more than 3% is refused. The port is held exclusively: flock(LOCK_EX) (which also
- * keeps out root and other flock users such as picocom and screen) plus
- * TIOCEXCL (which keeps out plain opens). Input that was waiting before
+ * (ftdi_sio can); a rate the driver rounds by more than 3% is refused.
+ * The port is held exclusively: flock(LOCK_EX) (which also keeps out root
+ * and other flock users such as picocom and screen) plus TIOCEXCL (which
+ * keeps out plain opens). Input that was waiting before
  * the open is discarded.
  *
  * Reads and writes are nonblocking underneath, with poll() bounding every

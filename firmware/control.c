@@ -8,6 +8,15 @@
 #include "link.h"
 #include "selftest.h"
 
+/* ftpu_fw.h numbers the ops without including link.h (mkimage) */
+_Static_assert((int)FTPU_FW_OP_FW_INFO == (int)FTPU_LINK_OP_FW_INFO &&
+		       (int)FTPU_FW_OP_SELFTEST == (int)FTPU_LINK_OP_SELFTEST &&
+		       (int)FTPU_FW_OP_UPDATE_BEGIN == (int)FTPU_LINK_OP_UPDATE_BEGIN &&
+		       (int)FTPU_FW_OP_UPDATE_DATA == (int)FTPU_LINK_OP_UPDATE_DATA &&
+		       (int)FTPU_FW_OP_UPDATE_COMMIT == (int)FTPU_LINK_OP_UPDATE_COMMIT &&
+		       (int)FTPU_FW_OP_BOOT == (int)FTPU_LINK_OP_BOOT,
+	       "ftpu_fw.h and link.h disagree on the firmware ops");
+
 void fw_ctx_init(struct fw_ctx *fw, struct fw_boot_record *r, bool running_app)
 {
 	fw->boot = r;
@@ -143,7 +152,10 @@ unsigned fw_control(struct fw_ctx *fw, const uint32_t *req, unsigned len,
 				status = FTPU_LINK_RESP_FAILED;
 			break;
 		case FTPU_LINK_OP_READ_COUNTERS:
-			read_regs(FTPU_REG_CYCLES, FTPU_LINK_CNT_COUNT, res);
+			/* one snapshot, taken in one cycle (busy + idle ==
+			 * cycles), as ftpu_control's own READ_COUNTERS */
+			fw_hal_reg_write(FTPU_REG_CMD, FTPU_MASK(CMD_SNAPSHOT));
+			read_regs(FTPU_REG_SNAP, FTPU_LINK_CNT_COUNT, res);
 			n = FTPU_LINK_CNT_COUNT;
 			break;
 		case FTPU_LINK_OP_CLEAR_COUNTERS:

@@ -17,8 +17,9 @@
 BOARD ?= icebreaker
 BOARD_DIR := $(BUILD)/boards
 
-# The device's RTL under every board top: core, link with its PHYs.
-BOARD_RTL := $(RTL_CORE) $(wildcard rtl/link/*.sv) rtl/ftpu_top.sv
+# The device's RTL under every board top: core, link with its PHYs, the
+# control core (the boards pass ControlCore 0 for now: docs/firmware.md).
+BOARD_RTL := $(RTL_CORE) $(wildcard rtl/link/*.sv) $(RTL_CPU) rtl/ftpu_top.sv
 
 # Estimates synthesize without flattening: each module once, however many
 # times the array instantiates it (minutes instead of an hour for an 8x8
@@ -30,10 +31,12 @@ board_estimate_cmd = $($($(1)_FAMILY)_SYNTH_CMD)$(if $(filter xc7,$($(1)_FAMILY)
 ice40_SYNTH_LIBS := +/ice40/cells_sim.v
 ecp5_SYNTH_LIBS := +/ecp5/cells_bb.v
 xc7_SYNTH_LIBS := +/xilinx/cells_xtra.v
+# The firmware goes into the design as ftpu_fw_rom.svh (ftpu_cpu_mem).
 board_env = SYNTH_SRCS="$(BOARD_RTL) $($(1)_SRCS)" SYNTH_INC=rtl/include SYNTH_TOP=$($(1)_TOP) \
-	SYNTH_PARAMS="$($(1)_PARAMS)" SYNTH_LIBS="$($($(1)_FAMILY)_SYNTH_LIBS)"
+	SYNTH_PARAMS="$($(1)_PARAMS)" SYNTH_LIBS="$($($(1)_FAMILY)_SYNTH_LIBS)" \
+	SYNTH_VFLAGS="-DFTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))"
 $(BOARD_DIR)/%/estimate.stat.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk \
-		scripts/synth/synth.tcl | $(DEPS_STAMP)
+		scripts/synth/synth.tcl $(FW_ROM_SVH) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* ($($*_TOP) on $($*_PART): $($*_PARAMS))"
 	@$(call board_env,$*) SYNTH_CMD="$(call board_estimate_cmd,$*)" \
@@ -46,7 +49,8 @@ boards: $(foreach b,$(BOARDS),$(BOARD_DIR)/$(b)/estimate.stat.json) scripts/boar
 	@BOARD_DIR=$(BOARD_DIR) bash scripts/boards/check.sh $(call board_args,$(BOARDS))
 
 # --- iCE40: bitstream and flash --------------------------------------------------
-$(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk scripts/synth/synth.tcl | $(DEPS_STAMP)
+$(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk scripts/synth/synth.tcl \
+		$(FW_ROM_SVH) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* bitstream netlist ($($*_PARAMS))"
 	@$(call board_env,$*) SYNTH_CMD="$(ice40_SYNTH_CMD)" \

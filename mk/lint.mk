@@ -2,21 +2,22 @@
 # its reason) and a Yosys read of every RTL file, as synthesis will see them.
 RTL_LINK := $(wildcard rtl/link/*.sv)
 RTL_TOP := rtl/ftpu_top.sv
-RTL_ALL := $(RTL_CORE) $(RTL_LINK) $(RTL_TOP)
+RTL_ALL := $(RTL_CORE) $(RTL_LINK) $(RTL_CPU) $(RTL_TOP)
 # top module : sources it needs
 LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_activate:core \
 	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link ftpu_control:core \
 	ftpu_activate_unit:core ftpu_output_unit:core ftpu_core:core ftpu_link_mux:link \
 	ftpu_link_errors:link ftpu_top:all ftpu_phy_uart:link ftpu_phy_ft245:link \
 	ftpu_phy_axis:link ftpu_icebreaker:boards ftpu_ulx3s:boards ftpu_arty:boards \
-	ftpu_icebreaker_tb:boards
+	ftpu_icebreaker_tb:boards ftpu_rv32i:cpu ftpu_cpu:cpu ftpu_cpu_tb:cputb
 LINT_STAMP := $(BUILD)/lint/ok
 # The UART boards' tops and the simulated iCEBreaker (the LiteFury top needs
 # Xilinx primitives and the XDMA IP: Yosys reads it in make boards).
 LINT_BOARDS := $(sort $(BOARD_COMMON) $(icebreaker_SRCS) $(ulx3s_SRCS) $(arty_SRCS)) \
 	sim/tops/ftpu_icebreaker_tb.sv
 lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_LINK),\
-	$(if $(filter boards,$(1)),$(RTL_ALL) $(LINT_BOARDS),$(RTL_ALL))))
+	$(if $(filter cpu,$(1)),$(RTL_CPU),$(if $(filter cputb,$(1)),$(RTL_CPU) sim/tops/ftpu_cpu_tb.sv,\
+	$(if $(filter boards,$(1)),$(RTL_ALL) $(LINT_BOARDS),$(RTL_ALL))))))
 
 $(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -41,6 +42,7 @@ $(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rt
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_control; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc; \
+		design -reset; read_verilog -sv $(RTL_CPU); hierarchy -check -top ftpu_cpu; proc; \
 		design -reset; read_verilog -sv $(RTL_ALL); \
 		chparam -set UbVectors 64 -set WmRows 64 -set AccVectors 64 -set IqWords 256 ftpu_top; \
 		hierarchy -check -top ftpu_top; proc" \

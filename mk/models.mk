@@ -24,6 +24,14 @@ RTL_CORE := $(wildcard rtl/core/*.sv)
 # byte-stream models do not include them, and a PHY edit rebuilds only the
 # models that do (mk/models/*.mk).
 RTL_LINK_CORE := $(filter-out rtl/link/ftpu_phy_%,$(wildcard rtl/link/*.sv))
+# The control core (rtl/cpu/, docs/firmware.md): ftpu_top instantiates it
+# (ControlCore), so every ftpu_top model reads these files.
+RTL_CPU := $(wildcard rtl/cpu/*.sv)
+# Its boot ROM image (mk/models/cpu.mk builds it), compiled into the
+# device models as SystemVerilog assignments (ftpu_cpu_mem's "embedded"):
+# a firmware change rebuilds them, and nothing is read at run time.
+FW_ROM_HEX := $(BUILD)/fw/ftpu_fw.hex
+FW_ROM_SVH := $(abspath $(BUILD)/fw/ftpu_fw_rom.svh)
 
 # The adder's pipeline cuts (ftpu_fp32_add Cuts, a 3-bit mask). Boards use
 # all three (a partial sum spends 4 cycles in a PE) to meet timing; the
@@ -128,7 +136,8 @@ MODELS += control
 # port. device_16 is the simulated device with the C model's default sizes
 # (driver/ref_device.c); device_4p a 4x4 array at the boards' pipeline depth
 # (AddCuts 7, RowDelay 4, InFlight 8 as matrix_unit_4p) with small memories,
-# so that range faults and chunked GEMMs are cheap to reach.
+# so that range faults and chunked GEMMs are cheap to reach. Both run the
+# control core (ControlCore=1, the default) with the firmware's ROM image.
 DEVICE_16_PARAMS := N=16 AddCuts=$(SIM_ADD_CUTS) UbVectors=4096 WmRows=16384 \
 	AccVectors=4096 BiasVectors=256 IqWords=8192 ClockHz=100000000 InFlight=4
 DEVICE_4P_PARAMS := N=4 AddCuts=$(BOARD_ADD_CUTS) UbVectors=256 WmRows=256 \
@@ -137,8 +146,9 @@ dev_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
 # $(1) model name, $(2) its parameter list.
 define device_model
 $(1)_TOP := ftpu_top
-$(1)_SRCS := $(RTL_CORE) $(RTL_LINK_CORE) rtl/ftpu_top.sv
-$(1)_VFLAGS := $(foreach p,$(2),-G$(p))
+$(1)_SRCS := $(RTL_CORE) $(RTL_LINK_CORE) $(RTL_CPU) rtl/ftpu_top.sv
+$(1)_VFLAGS := $(foreach p,$(2),-G$(p)) -GControlCore=1 -GRomInit=\"embedded\" \
+	+define+FTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))
 $(1)_SHIM := sim/device_shim.cpp
 $(1)_SHIMFLAGS := -DFTPU_DEV_N=$(call dev_param,N,$(2)) \
 	-DFTPU_DEV_ADD_CUTS=$(call dev_param,AddCuts,$(2)) \

@@ -1,18 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 // ftpu_top: the whole device behind a byte stream in each direction — the
-// link (rtl/link/), the control plane (ftpu_control) and the data path
-// (ftpu_core). A PHY adapter (UART, FT245 FIFO, AXI-Stream) or the
-// simulator drives the byte ports; the register port is the control plane's
-// (docs/registers.md), for a control core to come.
+// link (rtl/link/), the control plane (ftpu_control, and with ControlCore the
+// control core ftpu_cpu running firmware/) and the data path (ftpu_core). A
+// PHY adapter (UART, FT245 FIFO, AXI-Stream) or the simulator drives the byte
+// ports; the register port is the control plane's (docs/registers.md).
 //
 //   bytes -> ftpu_link_rx -+- PROGRAM words (receive buffer, IqWords) -> ftpu_core --+
-//                          +- CONTROL mailbox -> ftpu_control ------------------------+
+//                          +- CONTROL mailbox -> ftpu_cpu (or ftpu_control) ---------+
 //                          +- error reports  -> ftpu_link_errors ---------------------+
 //                                                                                     v
 //   bytes <- ftpu_link_tx <- ftpu_link_mux (RESPONSE, ERROR, DATA/EVENT; seq, credit) -+
 //
 // Between link and core the interface is 32-bit words with valid/ready in
 // both directions (frames as w1, w2, payload).
+//
+// ControlCore (docs/firmware.md):
+//   1  the RV32I control core answers CONTROL frames: its firmware (ROM image
+//      RomInit, a $readmemh file) reads and writes ftpu_control's registers,
+//      whose own CONTROL FSM is left idle. The register port reg_* of this
+//      module shares ftpu_control's register interface with the core; it has
+//      priority, the core waits (ftpu_cpu reg_gnt_i). The firmware's RESET
+//      writes CMD RESET (the same reset_o pulse, counters and faults cleared)
+//      and answers once STATE reads IDLE.
+//   0  ftpu_control's hardware FSM answers CONTROL frames (protocol 1.0 ops
+//      only), as before the control core: for boards too small for the core
+//      and its 24 KiB of memory (the iCEBreaker, docs/boards.md).
 //
 // Counters (ftpu_control): busy = cycles an instruction executes anywhere in
 // the core, idle = all other cycles, so cycles = busy + idle; the stall
@@ -31,6 +43,10 @@ module ftpu_top #(
   parameter int          IqWords     = 8192,
   parameter int unsigned ClockHz     = 100000000,
   parameter int          InFlight    = 4,
+  parameter int unsigned ControlCore = 1,
+  parameter              RomInit     = "",    // the firmware ROM image (ControlCore)
+  parameter int          RomWords    = 2048,  // 8 KiB boot ROM
+  parameter int          RamWords    = 4096,  // 16 KiB RAM
   localparam int CreditW = $clog2(IqWords + 1)
 ) (
   input  logic        clk_i,
@@ -139,6 +155,13 @@ module ftpu_top #(
   logic        rsp_valid, rsp_ready;
   logic [31:0] rsp_data;
   logic        byte_in, byte_out;
+  logic        ctl_idle;  // no CONTROL request is being taken or answered
+  // ftpu_control's CONTROL side and its register interface
+  logic        hw_req_valid, hw_req_ready, hw_rsp_valid, hw_rsp_ready;
+  logic [31:0] hw_rsp_data;
+  logic        cr_req, cr_we;
+  logic [7:0]  cr_addr;
+  logic [31:0] cr_wdata, cr_rdata;
   assign byte_in  = in_valid_i && in_ready_o;
   assign byte_out = out_valid_o && out_ready_i;
 
@@ -149,12 +172,12 @@ module ftpu_top #(
   ) u_control (
     .clk_i,
     .rst_ni,
-    .req_valid_i      (ctl_valid),
-    .req_ready_o      (ctl_ready),
+    .req_valid_i      (hw_req_valid),
+    .req_ready_o      (hw_req_ready),
     .req_data_i       (ctl_data),
-    .rsp_valid_o      (rsp_valid),
-    .rsp_ready_i      (rsp_ready),
-    .rsp_data_o       (rsp_data),
+    .rsp_valid_o      (hw_rsp_valid),
+    .rsp_ready_i      (hw_rsp_ready),
+    .rsp_data_o       (hw_rsp_data),
     .credit_i         (credit16),
     .state_i          (prog_valid && state == 2'd0 ? 2'd1 : state),
     .free_words_i     (32'(credit)),
@@ -174,12 +197,185 @@ module ftpu_top #(
     .fault_instr_i    (fault_instr),
     .reset_o          (soft_reset),
     .reset_done_i     (reset_done),
-    .reg_req_i,
-    .reg_we_i,
-    .reg_addr_i,
-    .reg_wdata_i,
-    .reg_rdata_o
+    .reg_req_i        (cr_req),
+    .reg_we_i         (cr_we),
+    .reg_addr_i       (cr_addr),
+    .reg_wdata_i      (cr_wdata),
+    .reg_rdata_o      (cr_rdata)
   );
+
+  // Where a word stream stands in its frame (ControlCore's request and
+  // RESPONSE tracking below).
+  typedef enum logic [1:0] {
+    PhW1,   // next word is a frame's w1
+    PhW2,   // next word is w2 (len)
+    PhPay   // next word is payload
+  } frame_ph_e;
+
+  if (ControlCore != 0) begin : g_cpu
+    // The control core answers CONTROL frames through ftpu_control's
+    // registers; ftpu_control's FSM gets no requests.
+    logic        cpu_req, cpu_we, cpu_gnt, cpu_rd_q, ext_rd_q;
+    logic [7:0]  cpu_addr;
+    logic [31:0] cpu_wdata;
+    logic        cpu_ext_req, cpu_ext_we, cpu_rst, cpu_retire, cpu_trap;
+    logic [15:0] cpu_ext_addr;
+    logic [3:0]  cpu_ext_be;
+    logic [31:0] cpu_ext_wdata;
+
+    ftpu_cpu #(
+      .RomWords(RomWords), .RamWords(RamWords), .RomInit(RomInit), .LoadPort(1'b0)
+    ) u_cpu (
+      .clk_i,
+      .rst_ni,
+      .reg_req_o  (cpu_req),
+      .reg_we_o   (cpu_we),
+      .reg_addr_o (cpu_addr),
+      .reg_wdata_o(cpu_wdata),
+      .reg_rdata_i(cpu_rd_q ? cr_rdata : 32'd0),
+      .reg_gnt_i  (cpu_gnt),
+      .ctl_valid_i(ctl_valid),
+      .ctl_ready_o(ctl_ready),
+      .ctl_data_i (ctl_data),
+      .rsp_valid_o(rsp_valid),
+      .rsp_ready_i(rsp_ready),
+      .rsp_data_o (rsp_data),
+      .credit_i   (credit16),
+      .ext_req_o  (cpu_ext_req),
+      .ext_we_o   (cpu_ext_we),
+      .ext_addr_o (cpu_ext_addr),
+      .ext_be_o   (cpu_ext_be),
+      .ext_wdata_o(cpu_ext_wdata),
+      .ext_ready_i(1'b1),  // no EXT devices: every access is a fault
+      .ext_err_i  (1'b1),
+      .ext_rdata_i(32'd0),
+      .ld_we_i    (1'b0),
+      .ld_addr_i  (30'd0),
+      .ld_data_i  (32'd0),
+      .core_rst_o (cpu_rst),
+      .retire_o   (cpu_retire),
+      .trap_o     (cpu_trap)
+    );
+
+    // The register port: the external one (reg_*_i) first, the core waits.
+    // Read data goes to whoever read in the cycle before (0 to the other).
+    assign cpu_gnt  = !reg_req_i;
+    assign cr_req   = reg_req_i || cpu_req;
+    assign cr_we    = reg_req_i ? reg_we_i : cpu_we;
+    assign cr_addr  = reg_req_i ? reg_addr_i : cpu_addr;
+    assign cr_wdata = reg_req_i ? reg_wdata_i : cpu_wdata;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        cpu_rd_q <= 1'b0;
+        ext_rd_q <= 1'b0;
+      end else begin
+        cpu_rd_q <= cpu_req && !cpu_we;
+        ext_rd_q <= reg_req_i && !reg_we_i;
+      end
+    end
+    assign reg_rdata_o = ext_rd_q ? cr_rdata : 32'd0;
+
+    assign hw_req_valid = 1'b0;
+    assign hw_rsp_ready = 1'b0;
+
+    // Requests taken minus RESPONSE frames finished, from the two word
+    // streams (w1, w2 = {credit, len}, len payload words), for idle_o: the
+    // firmware works on a request for a while with neither stream moving.
+    // A core reset (REBOOT, watchdog) drops what it was answering.
+    frame_ph_e   q_ph_q, q_ph_d, r_ph_q, r_ph_d;
+    logic [15:0] q_left_q, q_left_d, r_left_q, r_left_d;
+    logic [1:0]  pend_q, pend_d;
+    logic        q_start, r_end;
+    always_comb begin
+      q_ph_d   = q_ph_q;
+      q_left_d = q_left_q;
+      r_ph_d   = r_ph_q;
+      r_left_d = r_left_q;
+      q_start  = 1'b0;
+      r_end    = 1'b0;
+      if (ctl_valid && ctl_ready) begin
+        unique case (q_ph_q)
+          // a request's w1: one more request taken
+          PhW1: begin
+            q_start = 1'b1;
+            q_ph_d  = PhW2;
+          end
+          // w2: its payload length
+          PhW2: begin
+            q_left_d = ctl_data[15:0];
+            q_ph_d   = ctl_data[15:0] == 16'd0 ? PhW1 : PhPay;
+          end
+          // payload words
+          PhPay: begin
+            q_left_d = q_left_q - 16'd1;
+            if (q_left_q == 16'd1) q_ph_d = PhW1;
+          end
+          default: q_ph_d = PhW1;
+        endcase
+      end
+      if (rsp_valid && rsp_ready) begin
+        unique case (r_ph_q)
+          // a RESPONSE's w1
+          PhW1: r_ph_d = PhW2;
+          // w2: its length; an empty one ends here
+          PhW2: begin
+            r_left_d = rsp_data[15:0];
+            r_ph_d   = rsp_data[15:0] == 16'd0 ? PhW1 : PhPay;
+            r_end    = rsp_data[15:0] == 16'd0;
+          end
+          // payload words; the last one ends the RESPONSE
+          PhPay: begin
+            r_left_d = r_left_q - 16'd1;
+            if (r_left_q == 16'd1) begin
+              r_ph_d = PhW1;
+              r_end  = 1'b1;
+            end
+          end
+          default: r_ph_d = PhW1;
+        endcase
+      end
+      pend_d = pend_q + 2'(q_start) - 2'(r_end && pend_q != 2'd0);
+      // a soft reset empties the mailbox: the next word is a w1
+      if (soft_reset) q_ph_d = PhW1;
+      if (cpu_rst) begin
+        pend_d = 2'(q_start);
+        r_ph_d = PhW1;
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        q_ph_q   <= PhW1;
+        q_left_q <= 16'd0;
+        r_ph_q   <= PhW1;
+        r_left_q <= 16'd0;
+        pend_q   <= 2'd0;
+      end else begin
+        q_ph_q   <= q_ph_d;
+        q_left_q <= q_left_d;
+        r_ph_q   <= r_ph_d;
+        r_left_q <= r_left_d;
+        pend_q   <= pend_d;
+      end
+    end
+    assign ctl_idle = !ctl_valid && pend_q == 2'd0 && !rsp_valid;
+
+    logic unused_cpu;
+    assign unused_cpu = ^{hw_req_ready, hw_rsp_valid, hw_rsp_data, cpu_ext_req, cpu_ext_we,
+                          cpu_ext_addr, cpu_ext_be, cpu_ext_wdata, cpu_retire, cpu_trap};
+  end else begin : g_hw
+    // ftpu_control's FSM answers CONTROL frames; the register port is its own.
+    assign hw_req_valid = ctl_valid;
+    assign ctl_ready    = hw_req_ready;
+    assign rsp_valid    = hw_rsp_valid;
+    assign rsp_data     = hw_rsp_data;
+    assign hw_rsp_ready = rsp_ready;
+    assign cr_req       = reg_req_i;
+    assign cr_we        = reg_we_i;
+    assign cr_addr      = reg_addr_i;
+    assign cr_wdata     = reg_wdata_i;
+    assign reg_rdata_o  = cr_rdata;
+    assign ctl_idle     = !ctl_valid && ctl_ready && !rsp_valid;
+  end
 
   // ---- ERROR frames, the mux, the transmitter ----------------------------------------
   logic        errf_valid, errf_ready, errf_busy;
@@ -232,7 +428,6 @@ module ftpu_top #(
     .idle_o     (tx_idle)
   );
 
-  assign idle_o = !prog_valid && 32'(credit) == 32'(IqWords) && frame_idle && !ctl_valid &&
-                  ctl_ready && !rsp_valid && !err_valid && !errf_busy && !mux_busy &&
-                  !tx_valid && tx_idle;
+  assign idle_o = !prog_valid && 32'(credit) == 32'(IqWords) && frame_idle && ctl_idle &&
+                  !err_valid && !errf_busy && !mux_busy && !tx_valid && tx_idle;
 endmodule

@@ -78,6 +78,11 @@ struct Cpu : ftpu::Model<FTPU_VCLASS> {
 				if (top->reg_we_o) {
 					reg_nwrites[a]++;
 					reg_last[a] = top->reg_wdata_o;
+					// ftpu_control: CMD SNAPSHOT copies
+					// the counters 0x20.. to 0x40..
+					if (a == 0x3f && (top->reg_wdata_o & 4))
+						for (unsigned i = 0; i < 13; i++)
+							regs[0x40 + i] = regs[0x20 + i];
 				} else {
 					reg_nreads[a]++;
 					reg_rdata_next = regs[a];

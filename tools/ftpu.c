@@ -4,6 +4,7 @@
  * check them against the bit-exact reference, run and time GEMMs.
  *
  *   ftpu list | info URI | selftest URI | gemm URI M K N | bench URI
+ *   ftpu fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]
  *
  * Errors are one line on stderr and a non-zero exit: 1 for a failure of
  * the device or the check, 2 for bad usage.
@@ -115,6 +116,16 @@ static int print_info(const char *uri, ftpu_device *dev)
 	printf("  receive buffer  %" PRIu32 " words\n", i.iq_words);
 	printf("  clock           %.1f MHz\n", i.clock_hz / 1e6);
 	printf("  peak            %.1f GMAC/s\n", (double)i.rows * i.cols * i.clock_hz / 1e9);
+	struct ftpu_fw_info fw;
+	ret = ftpu_fw_info(dev, &fw);
+	if (ret == FTPU_OK)
+		printf("  firmware        %u.%u.%u (%s)\n", fw.version >> 16,
+		       (fw.version >> 8) & 0xffu, fw.version & 0xffu,
+		       fw.running ? "update in RAM" : "boot ROM");
+	else if (ret == FTPU_ERR_UNSUPPORTED)
+		printf("  firmware        none (hardware control plane)\n");
+	else
+		return device_error("info", ret, dev);
 	return 0;
 }
 
@@ -552,6 +563,135 @@ static int cmd_bench(int argc, char **argv)
 	return 0;
 }
 
+/* ---- fw: the control core's firmware ------------------------------------------------- */
+
+static const char *const app_states[] = { "none", "accepted", "booting", "running",
+					  "failed" };
+
+static int fw_print_info(const char *uri, ftpu_device *dev)
+{
+	struct ftpu_fw_info f;
+	int ret = ftpu_fw_info(dev, &f);
+	if (ret)
+		return device_error("fw info", ret, dev);
+	printf("%s\n", uri);
+	printf("  firmware        %u.%u.%u, ABI %u.%u, running from %s\n", f.version >> 16,
+	       (f.version >> 8) & 0xffu, f.version & 0xffu, f.abi >> 16, f.abi & 0xffffu,
+	       f.running ? "RAM (update)" : "the boot ROM");
+	printf("  boots           %" PRIu32 ", last by %s\n", f.boots,
+	       f.reset_cause == 0 ? "power-on" : f.reset_cause == 1 ? "reboot" :
+	       f.reset_cause == 2 ? "watchdog" : "?");
+	printf("  update slot     %s", f.app_state < 5 ? app_states[f.app_state] : "?");
+	if (f.app_state)
+		printf(", version %u.%u.%u, %" PRIu32 " bytes, CRC %08" PRIx32,
+		       f.app_version >> 16, (f.app_version >> 8) & 0xffu, f.app_version & 0xffu,
+		       f.app_size, f.app_crc);
+	printf("\n");
+	if (f.update_error)
+		printf("  last refusal    update error %" PRIu32 "\n", f.update_error);
+	printf("  firmware faults %" PRIu32, f.fw_faults);
+	if (f.fw_faults)
+		printf(", last code %#" PRIx32 " at pc %#" PRIx32 " (value %#" PRIx32 ")",
+		       f.fault_code, f.fault_pc, f.fault_value);
+	printf("\n");
+	return 0;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (*len == cap) {
+			uint8_t *p = cap < (1u << 24) ? realloc(buf, cap ? 2 * cap : 4096) : NULL;
+			if (!p) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = p;
+			cap = cap ? 2 * cap : 4096;
+		}
+		size_t n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int cmd_fw(int argc, char **argv)
+{
+	ftpu_device *dev;
+	const char *sub = argc > 1 ? argv[1] : "";
+	if (argc < 2 || is_help(sub)) {
+		printf("usage: %s fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]\n\n"
+		       "The device's control core (docs/firmware.md):\n"
+		       "  info       its firmware: version, boots, update slot, faults\n"
+		       "  selftest   the firmware's self-test, run on the core\n"
+		       "  load       send an update image (make firmware: build/fw/ftpu_fw_app.img);\n"
+		       "             the device checks it (CRC, version, size) and boots it unless\n"
+		       "             --no-boot. A refused image leaves the running firmware.\n",
+		       prog);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	bool load = !strcmp(sub, "load"), boot = true;
+	if (strcmp(sub, "info") && strcmp(sub, "selftest") && !load)
+		return usage_error("fw", "unknown subcommand '%s'", sub);
+	int want = load ? 4 : 3;
+	if (load && argc == 5 && !strcmp(argv[4], "--no-boot"))
+		boot = false;
+	else if (argc > want)
+		return usage_error("fw", "unexpected argument '%s'", argv[want]);
+	if (argc < want)
+		return usage_error("fw", "%s", load ? "load needs URI IMAGE" : "needs a device URI");
+	int ret = open_arg("fw", argc - 1, argv + 1, &dev);
+	if (ret)
+		return ret;
+	if (!strcmp(sub, "info")) {
+		ret = fw_print_info(argv[2], dev);
+	} else if (!load) {
+		bool passed;
+		uint32_t ran, failed;
+		ret = ftpu_fw_selftest(dev, &passed, &ran, &failed);
+		if (ret) {
+			ret = device_error("fw selftest", ret, dev);
+		} else {
+			printf("fw selftest %s: %s (tests run %#" PRIx32 ", failed %#" PRIx32
+			       ": bit 0 CRC, 1 GEMM on the core, 2 RAM, 3 update image)\n",
+			       argv[2], passed ? "passed" : "FAILED", ran, failed);
+			ret = passed ? 0 : EXIT_FAIL;
+		}
+	} else {
+		size_t len;
+		uint8_t *img = read_file(argv[3], &len);
+		if (!img) {
+			fprintf(stderr, "%s fw load: cannot read '%s': %s\n", prog, argv[3],
+				strerror(errno));
+			ftpu_close(dev);
+			return EXIT_FAIL;
+		}
+		ret = ftpu_fw_load(dev, img, len, boot);
+		free(img);
+		if (ret)
+			ret = device_error("fw load", ret, dev);
+		else
+			ret = fw_print_info(argv[2], dev);
+	}
+	ftpu_close(dev);
+	return ret;
+}
+
 static int help(void)
 {
 	printf("usage: %s COMMAND [ARGS]\n\n"
@@ -559,7 +699,8 @@ static int help(void)
 	       "  info URI           what a device reports\n"
 	       "  selftest URI       known GEMMs checked bit for bit against the reference\n"
 	       "  gemm URI M K N     one GEMM, random or from files, with timing and stats\n"
-	       "  bench URI          a GEMM sweep as a table\n\n"
+	       "  bench URI          a GEMM sweep as a table\n"
+	       "  fw info|selftest|load URI [IMAGE]  the control core's firmware\n\n"
 	       "URI: sim (the simulated device), sim:rows=4, ref (the C model),\n"
 	       "     uart:/dev/ttyUSB1[@BAUD], xdma:/dev/xdma0, usb:... (docs/transports.md).\n"
 	       "'%s COMMAND --help' for more. libftpu %u.%u.%u\n", prog, prog,
@@ -571,7 +712,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "list", cmd_list }, { "info", cmd_info }, { "selftest", cmd_selftest },
-		{ "gemm", cmd_gemm }, { "bench", cmd_bench },
+		{ "gemm", cmd_gemm }, { "bench", cmd_bench }, { "fw", cmd_fw },
 	};
 	if (argc < 2)
 		return help(), EXIT_USAGE;

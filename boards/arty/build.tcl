@@ -1,14 +1,16 @@
 # Arty A7-100T bitstream with Vivado in non-project mode, from the repository
-# root:  vivado -mode batch -source boards/arty/build.tcl
+# root, after `make firmware` (the control core's ROM, build/fw/):
+#        vivado -mode batch -source boards/arty/build.tcl
 # Writes build/boards/arty/ftpu.bit and timing/utilization reports there.
 # Flash: openFPGALoader -b arty_a7_100t build/boards/arty/ftpu.bit
 set out build/boards/arty
 file mkdir $out
 set_part xc7a100tcsg324-1
-read_verilog -sv [concat [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] rtl/ftpu_top.sv \
+read_verilog -sv [concat [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] [glob rtl/cpu/*.sv] rtl/ftpu_top.sv \
 	boards/arty/ftpu_arty.sv]
 read_xdc boards/arty/arty.xdc
-synth_design -top ftpu_arty -include_dirs rtl/include
+synth_design -top ftpu_arty -include_dirs {rtl/include build/fw} \
+	-verilog_define FTPU_FW_ROM_SVH
 opt_design
 place_design
 phys_opt_design

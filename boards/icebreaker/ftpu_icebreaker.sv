@@ -68,7 +68,10 @@ module ftpu_icebreaker #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud),
+    // The control core's ROM and RAM alone would take 48 of the UP5K's 30
+    // block RAMs: the hardware state machine answers CONTROL frames here.
+    .ControlCore(0), .RomInit("")
   ) u_board (
     .clk_i     (clk),
     .rst_ni    (rst_n),

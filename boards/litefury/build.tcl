@@ -1,5 +1,6 @@
 # LiteFury bitstream with Vivado in non-project mode, from the repository
-# root:  vivado -mode batch -source boards/litefury/build.tcl
+# root, after `make firmware` (the control core's ROM, build/fw/):
+#        vivado -mode batch -source boards/litefury/build.tcl
 # Generates the XDMA IP (PCIe x4 Gen2, AXI4-Stream, 128-bit at 125 MHz, one
 # H2C and one C2H channel) as xdma_0, then builds build/boards/litefury/ftpu.bit.
 # Not run here (no Vivado on the build machine): check docs/boards.md.
@@ -20,10 +21,11 @@ set_property -dict [list \
 ] [get_ips xdma_0]
 generate_target all [get_ips xdma_0]
 synth_ip [get_ips xdma_0]
-read_verilog -sv [concat [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] rtl/ftpu_top.sv \
+read_verilog -sv [concat [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] [glob rtl/cpu/*.sv] rtl/ftpu_top.sv \
 	boards/litefury/ftpu_litefury.sv]
 read_xdc boards/litefury/litefury.xdc
-synth_design -top ftpu_litefury -include_dirs rtl/include
+synth_design -top ftpu_litefury -include_dirs {rtl/include build/fw} \
+	-verilog_define FTPU_FW_ROM_SVH
 opt_design
 place_design
 phys_opt_design

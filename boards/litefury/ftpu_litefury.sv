@@ -105,7 +105,8 @@ module ftpu_litefury #(
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .InFlight(InFlight)
+    .ClockHz(ClockHz), .InFlight(InFlight),
+    .ControlCore(1), .RomInit("embedded")  // the firmware, in the design
   ) u_device (
     .clk_i       (aclk),
     .rst_ni      (rst_n),

@@ -7,7 +7,7 @@ ulx3s_PART := LFE5U-85F
 # 83640 LUT4 and as many flip-flops, 156 MULT18X18D, 208 DP16KD.
 ulx3s_CAP := 83640 83640 156 208
 ulx3s_FIT := yes
-ulx3s_PARAMS := N=6 AddCuts=7 InFlight=8 UbVectors=4096 WmRows=8192 AccVectors=4096 \
+ulx3s_PARAMS := N=4 AddCuts=7 InFlight=8 UbVectors=4096 WmRows=8192 AccVectors=4096 \
 	BiasVectors=256 IqWords=8192 ClockHz=50000000 Baud=3000000
 ulx3s_PNR_HOWTO := yosys -p 'synth_ecp5 -top ftpu_ulx3s -json ftpu.json' ...; \
 	nextpnr-ecp5 --85k --package CABGA381 --lpf boards/ulx3s/ulx3s.lpf --json ftpu.json \

@@ -4,7 +4,7 @@
 // (3 Mbaud, the FT231X's fastest: 16.7 clocks per bit). LEDs 0-3: busy,
 // receiving, sending, line error. The PWR button resets the device.
 module ftpu_ulx3s #(
-  parameter int          N           = 6,
+  parameter int          N           = 4,
   parameter int unsigned AddCuts     = 7,
   parameter int          InFlight    = 8,
   parameter int          UbVectors   = 4096,

@@ -18,6 +18,7 @@
 #ifndef FTPU_H
 #define FTPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -109,6 +110,54 @@ int ftpu_set_timeout(ftpu_device *dev, unsigned timeout_ms);
  * (answers to abandoned requests, corrupt bytes) is skipped up to the
  * RESET's answer. Fails with the transport's errors or FTPU_ERR_TIMEOUT. */
 int ftpu_reset(ftpu_device *dev);
+
+/* ---- firmware (the control core, docs/firmware.md) ---------------------------- */
+
+/* What the control core's firmware reports (CONTROL FW_INFO, op 7). */
+struct ftpu_fw_info {
+	uint32_t version;      /* running firmware: major << 16 | minor << 8 | patch */
+	uint32_t abi;          /* register ABI, major << 16 | minor */
+	uint32_t running;      /* 0 the boot ROM's firmware, 1 an update (RAM) */
+	uint32_t reset_cause;  /* last boot: 0 power-on, 1 REBOOT, 2 watchdog */
+	uint32_t boots;        /* boots since power-on */
+	uint32_t app_state;    /* update slot: 0 none, 1 accepted, 2 booting,
+				* 3 running, 4 failed */
+	uint32_t app_version, app_size, app_crc; /* the accepted update */
+	uint32_t update_error; /* why the last refused update op failed (0 none) */
+	uint32_t fw_faults;    /* firmware faults (traps, watchdog) since power-on */
+	uint32_t fault_code;   /* the last: 0x100 + mcause, 0x200 watchdog, ... */
+	uint32_t fault_pc, fault_value;
+};
+
+/* FW_INFO into *info. FTPU_ERR_UNSUPPORTED when the device has no control
+ * core (it answers UNKNOWN_OP: ftpu_control's FSM, the C model);
+ * FTPU_ERR_INVALID for NULLs; the transport's errors, FTPU_ERR_TIMEOUT,
+ * FTPU_ERR_PROTOCOL for a malformed answer. */
+int ftpu_fw_info(ftpu_device *dev, struct ftpu_fw_info *info);
+
+/* The firmware's self-test (CONTROL SELFTEST, op 8), run on the core:
+ * *passed, and masks of the tests run and failed (bit 0 CRC, 1 an integer
+ * GEMM checked by checksums, 2 RAM pattern, 3 the accepted update's CRC).
+ * A test that fails is not an error: the call returns FTPU_OK with *passed
+ * false. Fails as ftpu_fw_info(). */
+int ftpu_fw_selftest(ftpu_device *dev, bool *passed, uint32_t *ran, uint32_t *failed);
+
+/* Loads a firmware update image (make firmware: build/fw/ftpu_fw_app.img;
+ * header and body, docs/firmware.md §5) over the link: UPDATE_BEGIN,
+ * UPDATE_DATA in order, UPDATE_COMMIT. The device checks it (magic, CRCs,
+ * ABI, version, size) and keeps it in RAM; with boot, BOOT 1 then starts it
+ * (the boot ROM checks its CRC once more) and the call returns once the
+ * new firmware answers FW_INFO. A refused image is FTPU_ERR_CORRUPT, the
+ * device's reason in ftpu_last_error() (and FW_INFO update_error); the
+ * device keeps running its firmware. FTPU_ERR_INVALID for NULLs or an
+ * image shorter than its header or not a multiple of 4 bytes;
+ * FTPU_ERR_UNSUPPORTED without a control core; the transport's errors. */
+int ftpu_fw_load(ftpu_device *dev, const void *image, size_t bytes, bool boot);
+
+/* Reboots the control core into the boot ROM's firmware (which = 0) or the
+ * accepted update (1) and waits until it answers FW_INFO. FTPU_ERR_CORRUPT
+ * when the device refuses (no accepted image); otherwise as ftpu_fw_info(). */
+int ftpu_fw_boot(ftpu_device *dev, unsigned which);
 
 /* ---- discovery --------------------------------------------------------------- */
 

@@ -143,6 +143,7 @@ struct wait {
 	/* a RESPONSE */
 	bool want_rsp, got_rsp;
 	bool resync; /* after a failure: skip all but that RESPONSE */
+	bool refused; /* resync: the device refused that request (OVERFLOW) */
 	uint16_t rsp_seq;
 	uint32_t rsp[2 + 2 * 16];
 	size_t rsp_len;
@@ -178,6 +179,12 @@ static void on_frame(void *ctx, const struct ftpu_link_frame *f)
 	acknowledge(dev, f->seq, f->credit);
 	if (w->status)
 		return;
+	if (w->resync && f->type == FTPU_LINK_ERROR && f->len >= 2 &&
+	    f->payload[0] == FTPU_LINK_ERR_OVERFLOW && (uint16_t)f->payload[1] == w->rsp_seq) {
+		/* the CONTROL mailbox still held an abandoned request */
+		w->refused = true;
+		return;
+	}
 	if (w->resync && !(f->type == FTPU_LINK_RESPONSE && f->seq == w->rsp_seq))
 		return; /* left over from before the failure */
 	switch (f->type) {
@@ -276,7 +283,7 @@ static int wait_for(ftpu_device *dev, struct wait *w, bool (*done)(const struct 
 	return w->status;
 }
 
-static bool rsp_done(const struct wait *w) { return w->got_rsp || w->status; }
+static bool rsp_done(const struct wait *w) { return w->got_rsp || w->refused || w->status; }
 
 /* ---- sending ------------------------------------------------------------------------ */
 
@@ -295,12 +302,16 @@ static int send_frame(ftpu_device *dev, unsigned type, unsigned flags,
 	return FTPU_OK;
 }
 
-/* One CONTROL request and its RESPONSE; results (after op and status)
- * into res (cap words), their count into *n. With resync, whatever comes
+/* One CONTROL request (req: op and arguments, n words) and its RESPONSE:
+ * the RESPONSE's status into *status, its results (after op and status)
+ * into res (cap words), their count into *got. With resync, whatever comes
  * before that RESPONSE (frames of an abandoned request or program, corrupt
- * bytes) is skipped instead of failing the request. */
-static int control_sync(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, size_t *n,
-			bool resync)
+ * bytes) is skipped instead of failing the request. Fails with the
+ * transport's errors, FTPU_ERR_TIMEOUT (the device is then failed) and
+ * FTPU_ERR_PROTOCOL for a RESPONSE to another op; a status other than OK
+ * is not a failure here. */
+static int request(ftpu_device *dev, const uint32_t *req, size_t n, uint32_t *status,
+		   uint32_t *res, size_t cap, size_t *got, bool resync)
 {
 	struct wait w = { .dev = dev, .want_rsp = true, .resync = resync };
 	int ret;
@@ -308,25 +319,57 @@ static int control_sync(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap
 	if (dev->failed)
 		return ftpu__fail(dev, FTPU_ERR_STATE,
 				  "the device failed earlier (%s); ftpu_reset() it", dev->err);
-	ret = send_frame(dev, FTPU_LINK_CONTROL, 0, &op, 1);
-	if (ret)
-		return fail_hard(dev, ret, dev->err);
-	w.rsp_seq = dev->seq;
-	ret = wait_for(dev, &w, rsp_done);
+	/* With resync, the device's one-frame CONTROL mailbox may still hold
+	 * an abandoned request (a control core takes ~2000 cycles to answer
+	 * one): it refuses ours with OVERFLOW, and we send it again until it
+	 * is taken, for at most the timeout. */
+	double deadline = now_s() + dev->timeout_ms / 1e3;
+	do {
+		ret = send_frame(dev, FTPU_LINK_CONTROL, 0, req, n);
+		if (ret)
+			return fail_hard(dev, ret, dev->err);
+		w.rsp_seq = dev->seq;
+		w.refused = false;
+		ret = wait_for(dev, &w, rsp_done);
+	} while (!ret && w.refused && now_s() < deadline);
+	if (!ret && w.refused)
+		return fail_hard(dev, FTPU_ERR_TIMEOUT, "the device kept refusing a CONTROL "
+				 "request (its mailbox stayed full)");
 	if (ret == FTPU_ERR_TIMEOUT)
 		return fail_hard(dev, ret, "the device did not answer a CONTROL request");
 	if (ret)
 		return fail_hard(dev, ret, dev->err);
-	if (w.rsp[0] != op || w.rsp[1] != FTPU_LINK_RESP_OK)
+	if (w.rsp[0] != req[0])
 		return ftpu__fail(dev, FTPU_ERR_PROTOCOL, "CONTROL op %u answered with "
-				  "op %u status %u", op, w.rsp[0], w.rsp[1]);
-	size_t got = w.rsp_len - 2;
-	if (got > cap)
-		got = cap;
+				  "op %u status %u", req[0], w.rsp[0], w.rsp[1]);
+	*status = w.rsp[1];
+	size_t k = w.rsp_len - 2;
+	if (k > cap)
+		k = cap;
 	if (res)
-		memcpy(res, w.rsp + 2, got * 4);
-	if (n)
-		*n = got;
+		memcpy(res, w.rsp + 2, k * 4);
+	if (got)
+		*got = k;
+	return FTPU_OK;
+}
+
+int ftpu__control(ftpu_device *dev, const uint32_t *req, size_t n, uint32_t *status,
+		  uint32_t *res, size_t cap, size_t *got)
+{
+	return request(dev, req, n, status, res, cap, got, false);
+}
+
+/* One CONTROL op without arguments that must answer OK. */
+static int control_sync(ftpu_device *dev, uint32_t op, uint32_t *res, size_t cap, size_t *n,
+			bool resync)
+{
+	uint32_t status;
+	int ret = request(dev, &op, 1, &status, res, cap, n, resync);
+	if (ret)
+		return ret;
+	if (status != FTPU_LINK_RESP_OK)
+		return ftpu__fail(dev, FTPU_ERR_PROTOCOL, "CONTROL op %u answered with "
+				  "op %u status %u", op, op, status);
 	return FTPU_OK;
 }
 

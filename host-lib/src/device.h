@@ -41,6 +41,14 @@ const struct ftpu_device_info *ftpu__info(const ftpu_device *dev);
 
 /* The device lock: every public call on a device holds it throughout.
  * Not recursive. */
+/* One CONTROL request (req[0] the op, then its arguments; n words) and its
+ * RESPONSE: status into *status, up to cap result words into res, their
+ * count into *got. The caller holds the lock. Fails with the
+ * transport's errors, FTPU_ERR_TIMEOUT, FTPU_ERR_STATE (failed earlier),
+ * FTPU_ERR_PROTOCOL; a status other than OK is not a failure. */
+int ftpu__control(ftpu_device *dev, const uint32_t *req, size_t n, uint32_t *status,
+		  uint32_t *res, size_t cap, size_t *got);
+
 void ftpu__lock(ftpu_device *dev);
 void ftpu__unlock(ftpu_device *dev);
 

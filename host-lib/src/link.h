@@ -75,6 +75,14 @@ enum ftpu_link_op {
 	FTPU_LINK_OP_READ_COUNTERS = 4,
 	FTPU_LINK_OP_CLEAR_COUNTERS = 5,
 	FTPU_LINK_OP_READ_FAULTS = 6,
+	/* optional (docs/protocol.md §7.2.1): served by the control core's
+	 * firmware; a device without one answers UNKNOWN_OP */
+	FTPU_LINK_OP_FW_INFO = 7,
+	FTPU_LINK_OP_SELFTEST = 8,
+	FTPU_LINK_OP_UPDATE_BEGIN = 9,
+	FTPU_LINK_OP_UPDATE_DATA = 10,
+	FTPU_LINK_OP_UPDATE_COMMIT = 11,
+	FTPU_LINK_OP_BOOT = 12,
 };
 
 /* RESPONSE payload word 1. */

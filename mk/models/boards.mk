@@ -8,7 +8,7 @@ include $(wildcard boards/*/board.mk)
 
 board_param = $(call dev_param,$(1),$($(2)_PARAMS))
 board_icebreaker_TOP := ftpu_icebreaker_tb
-board_icebreaker_SRCS := $(RTL_CORE) $(wildcard rtl/link/*.sv) rtl/ftpu_top.sv \
+board_icebreaker_SRCS := $(RTL_CORE) $(wildcard rtl/link/*.sv) $(RTL_CPU) rtl/ftpu_top.sv \
 	$(icebreaker_SRCS) sim/tops/ftpu_icebreaker_tb.sv
 board_icebreaker_VFLAGS := $(foreach p,$(icebreaker_PARAMS),-G$(p))
 board_icebreaker_SHIM := sim/board_shim.cpp

@@ -10,7 +10,6 @@
 # ---- the model: ftpu_cpu in its test top, 8 KiB ROM, 16 KiB RAM -------------
 CPU_ROM_WORDS := 2048
 CPU_RAM_WORDS := 4096
-RTL_CPU := $(wildcard rtl/cpu/*.sv)
 cpu_TOP := ftpu_cpu_tb
 cpu_SRCS := $(RTL_CPU) sim/tops/ftpu_cpu_tb.sv
 cpu_VFLAGS := -GRomWords=$(CPU_ROM_WORDS) -GRamWords=$(CPU_RAM_WORDS)
@@ -90,14 +89,28 @@ $(FW_DIR)/ftpu_fw_app.img: $(FW_DIR)/ftpu_fw_app.bin $(FW_DIR)/ftpu_fw_app.elf $
 	$(FW_MKIMAGE) $(FW_DIR)/ftpu_fw_app.elf $< $(FW_APP_VERSION) $@
 
 FW_IMAGES := $(FW_DIR)/ftpu_fw.hex $(FW_DIR)/ftpu_fw_app.img
-firmware: $(FW_IMAGES)
+firmware: $(FW_IMAGES) $(FW_ROM_SVH)
 .PHONY: firmware
+
+# The device models carry the ROM image (ftpu_top ControlCore; FW_ROM_SVH
+# in mk/models.mk): a firmware change rebuilds them.
+$(FW_ROM_SVH): $(FW_ROM_HEX) scripts/fw/hex2svh.sh
+	bash scripts/fw/hex2svh.sh $< $@
+# (Spelled out: model_lib is defined after this file is read.)
+$(foreach m,device_16 device_4p,$(SIM_DIR)/$(m)/V$(m)__ALL.a): $(FW_ROM_SVH)
 
 # The RTL test loads the programs and the firmware at run time.
 $(BUILD)/tests/rtl/test_rv32i: $(CPU_TEST_HEX) $(FW_IMAGES)
 $(BUILD)/tests/rtl/test_rv32i.o: CFLAGS += -DFTPU_CPU_TEST_DIR='"$(CPU_TEST_DIR)"' \
 	-DFTPU_FW_DIR='"$(FW_DIR)"' -DFTPU_FW_VERSION=$(FW_VERSION) \
 	-DFTPU_FW_APP_VERSION=$(FW_APP_VERSION)
+
+# End to end (issue 7): the firmware in the simulated device, through the
+# raw link and libftpu; it loads the update image at run time.
+test_firmware_device_MODELS := device_16 device_4p
+$(BUILD)/tests/rtl/test_firmware_device: $(FW_IMAGES)
+$(BUILD)/tests/rtl/test_firmware_device.o: CFLAGS += -DFTPU_FW_DIR='"$(FW_DIR)"' \
+	-DFTPU_FW_VERSION=$(FW_VERSION) -DFTPU_FW_APP_VERSION=$(FW_APP_VERSION)
 
 # ---- fuzzing the firmware's CONTROL handling (tests/fuzz/) ---------------------------
 # make fuzz-control: libFuzzer for FUZZ_SECONDS (clang -fsanitize=fuzzer);

@@ -34,6 +34,9 @@
 // add one byte). 32-bit counters wrap; macs and bytes are 64 bits.
 // Faults: a fault_valid_i pulse records pc, code and instruction word and
 // counts one fault; a RESET (link or register) in the same cycle wins.
+// Registers: CMD bit 2 (SNAPSHOT) copies all counters in one cycle to the
+// registers 0x40..0x4C, so that firmware answering READ_COUNTERS through the
+// registers gives one snapshot as the FSM does (busy + idle == cycles).
 module ftpu_control #(
   parameter int unsigned Rows        = 16,
   parameter int unsigned Cols        = 16,
@@ -127,7 +130,7 @@ module ftpu_control #(
   logic [4*32-1:0]         status_words, fault_words;
   logic        exec_ok;
   logic        clear_cnt, clear_all;  // from the link or the registers
-  logic        reg_reset, reg_clear;
+  logic        reg_reset, reg_clear, reg_snap;
   logic [31:0] hi_q;                  // high word latched by a _lo read
 
   assign counters = {c_instr_q, c_bout_q, c_bin_q, c_idle_q, c_ostall_q, c_istall_q,
@@ -272,6 +275,11 @@ module ftpu_control #(
       end
       default: state_d = StW1;
     endcase
+    // CMD SNAPSHOT (registers): all counters in this one cycle, read back at
+    // 0x40.. (the firmware's READ_COUNTERS). The CONTROL FSM's snapshot
+    // registers are reused: with the FSM answering (ftpu_top ControlCore =
+    // 0) a SNAPSHOT while a response is being sent would change it.
+    if (reg_snap) snap_d = counters;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -354,9 +362,10 @@ module ftpu_control #(
   localparam logic [7:0] RegCmd = 8'h3F;
   assign reg_reset = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[0];
   assign reg_clear = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[1];
+  assign reg_snap  = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[2];
 
-  logic unused_wdata;  // CMD bits 31:2 are reserved
-  assign unused_wdata = ^reg_wdata_i[31:2];
+  logic unused_wdata;  // CMD bits 31:3 are reserved
+  assign unused_wdata = ^reg_wdata_i[31:3];
 
   logic [31:0] rdata_q, rdata_d;
   logic [31:0] hi_d;
@@ -382,6 +391,8 @@ module ftpu_control #(
           end
         end
         8'h30, 8'h31, 8'h32, 8'h33: rdata_d = fault_words[reg_addr_i[1:0]*32 +: 32];
+        // the counters as the last CMD SNAPSHOT took them, READ_COUNTERS order
+        8'h4?: if (reg_addr_i[3:0] <= 4'd12) rdata_d = snap_q[reg_addr_i[3:0]*32 +: 32];
         default: rdata_d = 32'd0;
       endcase
     end

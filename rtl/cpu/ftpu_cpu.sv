@@ -32,7 +32,11 @@
 //
 // REG port: the protocol of ftpu_control's register interface: reg_req_o
 // high for one cycle with reg_we_o, reg_addr_o, reg_wdata_o; a read's data
-// on reg_rdata_i in the next cycle.
+// on reg_rdata_i in the next cycle. reg_gnt_i low holds the access (the
+// register port is shared, ftpu_top): reg_req_o stays low and the core
+// waits until a cycle with reg_gnt_i high; tie it to 1 when not shared.
+// reg_rdata_i must be 0 in cycles that do not follow a granted read (it is
+// ORed with the MBOX and SYS read data).
 //
 // Load port (simulation, LoadPort = 1; ignored otherwise): writes the ROM
 // or RAM word at ld_addr_i (a byte address without its bits 1:0), meant for
@@ -53,6 +57,7 @@ module ftpu_cpu #(
   output logic [7:0]  reg_addr_o,
   output logic [31:0] reg_wdata_o,
   input  logic [31:0] reg_rdata_i,
+  input  logic        reg_gnt_i,   // the register port is free in this cycle
   // CONTROL frames in, RESPONSE frames out
   input  logic        ctl_valid_i,
   output logic        ctl_ready_o,
@@ -121,7 +126,7 @@ module ftpu_cpu #(
   // An access acts (reads or writes its target) in one cycle, the first it
   // can, and is ready in the next. EXT devices answer by themselves.
   logic acted_q, act, can_act, ext_wait_q, mbox_tx_ready;
-  assign can_act = !(sel_mbox && we && !mbox_tx_ready);
+  assign can_act = !(sel_mbox && we && !mbox_tx_ready) && !(sel_reg && !reg_gnt_i);
   assign act     = req && !sel_ext && !acted_q && can_act;
 
   always_ff @(posedge clk_i or negedge core_rst_n) begin

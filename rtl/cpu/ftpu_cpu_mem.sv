@@ -9,7 +9,11 @@
 // whose be_i bit is set. InitFile, when not "", is a $readmemh image (one
 // 32-bit word per entry, `@` word addresses from 0) loaded at start-up: in
 // simulation, and into the bitstream by synthesis. Without it the contents
-// start undefined.
+// start undefined. InitFile "embedded" takes the image from
+// ftpu_fw_rom.svh on the include path instead (build/fw/, made by
+// scripts/fw/hex2svh.sh) when FTPU_FW_ROM_SVH is defined: the simulated
+// devices (mk/models.mk) and the board builds (mk/boards.mk) carry the
+// firmware in the design, so nothing reads a file at run time.
 module ftpu_cpu_mem #(
   parameter int Words    = 1024,
   parameter     InitFile = "",
@@ -27,6 +31,15 @@ module ftpu_cpu_mem #(
   logic [31:0] rdata_q;
 
   initial begin
+`ifdef FTPU_FW_ROM_SVH
+    // (A string parameter compares as bits: "" is narrower than "embedded".)
+    /* verilator lint_off WIDTH */
+    if (InitFile == "embedded") begin
+    /* verilator lint_on WIDTH */
+      for (int i = 0; i < Words; i++) mem[i] = '0;
+`include "ftpu_fw_rom.svh"
+    end else
+`endif
     if (InitFile != "") $readmemh(InitFile, mem);
   end
 

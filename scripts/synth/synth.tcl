@@ -11,6 +11,7 @@
 #   SYNTH_NETLIST  optional: write the mapped netlist as JSON here (for nextpnr)
 #   SYNTH_IFACE    optional: only elaborate, write the design as Verilog here
 #                  (wrap.sh reads the top's ports from it) and stop
+#   SYNTH_VFLAGS   optional: more read_verilog flags (-D..., -I...)
 #   SYNTH_LIBS     optional: the family's primitive models (PLLs, clock
 #                  buffers a board top instantiates), read as black boxes
 #
@@ -30,7 +31,7 @@ set netlist [env_or SYNTH_NETLIST ""]
 
 if {[llength $srcs] == 0} { error "synth.tcl: SYNTH_SRCS is empty" }
 
-yosys read_verilog -sv -I$inc {*}$srcs
+yosys read_verilog -sv -I$inc {*}[env_or SYNTH_VFLAGS ""] {*}$srcs
 foreach lib [env_or SYNTH_LIBS ""] { yosys read_verilog -lib $lib }
 
 # chparam before hierarchy: Yosys 0.23's `hierarchy -chparam` asserts

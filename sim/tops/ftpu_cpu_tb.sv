@@ -53,6 +53,7 @@ module ftpu_cpu_tb #(
     .reg_addr_o,
     .reg_wdata_o,
     .reg_rdata_i,
+    .reg_gnt_i  (1'b1),
     .ctl_valid_i,
     .ctl_ready_o,
     .ctl_data_i,

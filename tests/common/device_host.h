@@ -143,6 +143,10 @@ struct dh_dev {
 	 * mailbox; wait at most `limit` cycles for either. */
 	bool flow;
 	unsigned control_due; /* CONTROL frames sent, RESPONSE not yet seen */
+	/* The outstanding CONTROL is a RESET: PROGRAM frames wait for its
+	 * RESPONSE (docs/protocol.md §7.2: frames sent before it may or may
+	 * not be discarded; the control core takes a while to act on it). */
+	bool reset_due;
 	uint64_t limit;
 	bool hung; /* a wait ran out of cycles */
 };
@@ -174,6 +178,8 @@ static inline void dh_on_frame(void *ctx, const struct ftpu_link_frame *f)
 	memcpy(g->payload, f->payload, f->len * sizeof(uint32_t));
 	if (f->type == FTPU_LINK_RESPONSE && d->control_due)
 		d->control_due--;
+	if (!d->control_due)
+		d->reset_due = false;
 }
 
 static inline void dh_on_error(void *ctx, const struct ftpu_link_error *e)
@@ -391,7 +397,7 @@ static inline bool dh_pred_no_control(struct dh_dev *d, size_t arg)
  * outstanding. Returns false (nothing sent, device hung) when a wait ran
  * out. */
 static inline bool dh_dev_send(struct dh_dev *d, const uint8_t *bytes,
-			       size_t n, unsigned type, size_t len)
+			       size_t n, unsigned type, size_t len, bool reset)
 {
 	bool control = type == FTPU_LINK_CONTROL && len <= FTPU_LINK_MAX_CONTROL;
 #ifndef DH_NO_SIM
@@ -399,6 +405,9 @@ static inline bool dh_dev_send(struct dh_dev *d, const uint8_t *bytes,
 		if (!dh_dev_wait(d, dh_pred_in_empty, 0, "input to drain"))
 			return false;
 		dh_dev_run(d, DH_COMMIT_CYCLES);
+		if (type == FTPU_LINK_PROGRAM && d->reset_due &&
+		    !dh_dev_wait(d, dh_pred_no_control, 0, "the RESET's RESPONSE"))
+			return false;
 		if (type == FTPU_LINK_PROGRAM &&
 		    !dh_dev_wait(d, dh_pred_credit, len + 2, "PROGRAM credit"))
 			return false;
@@ -407,8 +416,10 @@ static inline bool dh_dev_send(struct dh_dev *d, const uint8_t *bytes,
 			return false;
 	}
 #endif
-	if (control)
+	if (control) {
 		d->control_due++;
+		d->reset_due = reset;
+	}
 	dh_dev_write(d, bytes, n);
 	return true;
 }
@@ -664,7 +675,9 @@ static inline bool dh_host_send_frame(struct dh_host *h, unsigned type,
 	uint8_t *buf = dh_encode(type, flags, ++h->seq, payload, n, &len);
 	bool ok = true;
 	for (unsigned i = 0; i < h->ndev; i++)
-		ok &= dh_dev_send(&h->dev[i], buf, len, type, n);
+		ok &= dh_dev_send(&h->dev[i], buf, len, type, n,
+				  type == FTPU_LINK_CONTROL && n == 1 &&
+					  payload[0] == FTPU_LINK_OP_RESET);
 	free(buf);
 	return ok;
 }

@@ -60,6 +60,10 @@ void fw_hal_reg_write(unsigned addr, uint32_t value)
 	addr &= 0xffu;
 	fake.writes[addr]++;
 	fake.last_write[addr] = value;
+	/* ftpu_control: CMD SNAPSHOT copies the counters to SNAP.. */
+	if (addr == FTPU_REG_CMD && (value & FTPU_MASK(CMD_SNAPSHOT)))
+		for (unsigned i = 0; i < FTPU_LINK_CNT_COUNT; i++)
+			fake.regs[FTPU_REG_SNAP + i] = fake.regs[FTPU_REG_CYCLES + i];
 }
 
 uint32_t fw_hal_slot_base(void)

@@ -235,10 +235,12 @@ static void test_firmware_read_counters(void **state)
 	fake.norder = 0;
 	assert_int_equal(request(f, &op, 1), 2 + FTPU_LINK_CNT_COUNT);
 	assert_int_equal(f->rsp[1], FTPU_LINK_RESP_OK);
+	/* one CMD SNAPSHOT, then the snapshot registers in order */
+	assert_int_equal(fake.writes[FTPU_REG_CMD], 1);
+	assert_int_equal(fake.last_write[FTPU_REG_CMD], FTPU_MASK(CMD_SNAPSHOT));
 	for (unsigned i = 0; i < FTPU_LINK_CNT_COUNT; i++) {
 		assert_int_equal(f->rsp[2 + i], 0x100u * i + 7);
-		/* read in order: each _lo before the _hi it latches */
-		assert_int_equal(fake.order[i], FTPU_REG_CYCLES + i);
+		assert_int_equal(fake.order[i], FTPU_REG_SNAP + i);
 	}
 }
 

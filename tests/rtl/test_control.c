@@ -283,11 +283,33 @@ static void drive_events(struct ctl *c, unsigned cycles, uint64_t *cnt)
 	c->io.ev = 0;
 }
 
+/* The counters k[] (READ_COUNTERS order) against the events ev[] driven:
+ * busy, MAC vectors, weight/input/output stalls, idle, bytes in, bytes
+ * out, instructions; cycles counted; pes = rows * cols. */
+static void check_counters(const uint32_t *k, uint64_t cycles, const uint64_t *ev,
+			   uint64_t pes)
+{
+	uint64_t macs = ev[1] * pes;
+	assert_int_equal(k[FTPU_LINK_CNT_CYCLES], cycles);
+	assert_int_equal(k[FTPU_LINK_CNT_BUSY], ev[0]);
+	assert_int_equal(k[FTPU_LINK_CNT_MACS_LO], (uint32_t)macs);
+	assert_int_equal(k[FTPU_LINK_CNT_MACS_HI], (uint32_t)(macs >> 32));
+	assert_int_equal(k[FTPU_LINK_CNT_WEIGHT_STALL], ev[2]);
+	assert_int_equal(k[FTPU_LINK_CNT_INPUT_STALL], ev[3]);
+	assert_int_equal(k[FTPU_LINK_CNT_OUTPUT_STALL], ev[4]);
+	assert_int_equal(k[FTPU_LINK_CNT_IDLE], ev[5]);
+	assert_int_equal(k[FTPU_LINK_CNT_BYTES_IN_LO], ev[6]);
+	assert_int_equal(k[FTPU_LINK_CNT_BYTES_IN_HI], 0);
+	assert_int_equal(k[FTPU_LINK_CNT_BYTES_OUT_LO], ev[7]);
+	assert_int_equal(k[FTPU_LINK_CNT_BYTES_OUT_HI], 0);
+	assert_int_equal(k[FTPU_LINK_CNT_INSTRUCTIONS], ev[8]);
+}
+
 static void test_control_counters_exact(void **state)
 {
 	struct ctl *c = *state;
 	uint32_t op = FTPU_LINK_OP_CLEAR_COUNTERS, rsp[MAXR];
-	uint64_t ev[9] = {0}, macs, t_clear, t_read;
+	uint64_t ev[9] = {0}, t_clear, t_read;
 	const unsigned N = 5000;
 
 	t_clear = push_request(c, 30, &op, 1) + 1; /* handled the next cycle */
@@ -300,23 +322,9 @@ static void test_control_counters_exact(void **state)
 	assert_int_equal(pull_response(c, 31, rsp), 2 + FTPU_LINK_CNT_COUNT);
 	assert_int_equal(rsp[0], op);
 	assert_int_equal(rsp[1], FTPU_LINK_RESP_OK);
-	uint32_t *k = rsp + 2;
 	/* counting starts the cycle after the clear and stops before the
 	 * snapshot's cycle */
-	assert_int_equal(k[FTPU_LINK_CNT_CYCLES], t_read - t_clear - 1);
-	assert_int_equal(k[FTPU_LINK_CNT_BUSY], ev[0]);
-	macs = ev[1] * c->p.rows * c->p.cols;
-	assert_int_equal(k[FTPU_LINK_CNT_MACS_LO], (uint32_t)macs);
-	assert_int_equal(k[FTPU_LINK_CNT_MACS_HI], (uint32_t)(macs >> 32));
-	assert_int_equal(k[FTPU_LINK_CNT_WEIGHT_STALL], ev[2]);
-	assert_int_equal(k[FTPU_LINK_CNT_INPUT_STALL], ev[3]);
-	assert_int_equal(k[FTPU_LINK_CNT_OUTPUT_STALL], ev[4]);
-	assert_int_equal(k[FTPU_LINK_CNT_IDLE], ev[5]);
-	assert_int_equal(k[FTPU_LINK_CNT_BYTES_IN_LO], ev[6]);
-	assert_int_equal(k[FTPU_LINK_CNT_BYTES_IN_HI], 0);
-	assert_int_equal(k[FTPU_LINK_CNT_BYTES_OUT_LO], ev[7]);
-	assert_int_equal(k[FTPU_LINK_CNT_BYTES_OUT_HI], 0);
-	assert_int_equal(k[FTPU_LINK_CNT_INSTRUCTIONS], ev[8]);
+	check_counters(rsp + 2, t_read - t_clear - 1, ev, c->p.rows * c->p.cols);
 
 	/* CLEAR_COUNTERS zeroes them: only cycles runs on */
 	op = FTPU_LINK_OP_CLEAR_COUNTERS;
@@ -457,6 +465,31 @@ static void test_control_registers_match_responses(void **state)
 	assert_int_equal(reg_read(c, 0x20 + FTPU_LINK_CNT_BUSY), 0);
 }
 
+/* CMD SNAPSHOT (how the control core's firmware answers READ_COUNTERS):
+ * every counter as it stood in the cycle of the write, at 0x40..0x4C in
+ * READ_COUNTERS order; the live counters move on, the snapshot does not. */
+static void test_control_snapshot_registers(void **state)
+{
+	struct ctl *c = *state;
+	uint64_t ev[9] = {0}, more[9] = {0};
+	uint32_t k[FTPU_LINK_CNT_COUNT];
+
+	uint64_t t_clear = c->cycle;
+	reg_write(c, 0x3f, 2);
+	drive_events(c, 777, ev);
+	uint64_t t_snap = c->cycle;
+	reg_write(c, 0x3f, 4);
+	drive_events(c, 100, more);
+	for (unsigned i = 0; i < FTPU_LINK_CNT_COUNT; i++)
+		k[i] = reg_read(c, (uint8_t)(0x40 + i));
+	check_counters(k, t_snap - t_clear - 1, ev, c->p.rows * c->p.cols);
+	/* read again: the same; live: moved on; past the last: unmapped */
+	assert_int_equal(reg_read(c, 0x40 + FTPU_LINK_CNT_BUSY), ev[0]);
+	assert_int_equal(reg_read(c, 0x20 + FTPU_LINK_CNT_BUSY), ev[0] + more[0]);
+	assert_int_equal(reg_read(c, 0x40 + FTPU_LINK_CNT_COUNT), 0);
+	assert_int_equal(c->resets, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +501,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_control_reset_pulses_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_backpressure_loses_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_control_registers_match_responses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_control_snapshot_registers, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -370,13 +370,19 @@ static void test_rv32i_fw_counters(void **state)
 	assert_int_equal(rsp[1], FTPU_LINK_RESP_OK);
 	for (unsigned i = 0; i < FTPU_LINK_CNT_COUNT; i++)
 		assert_int_equal(rsp[2 + i], 0x1000u * (i + 1) + i);
-	/* the _lo registers are read before their _hi (the latch) */
-	assert_int_equal(ftpu_sim_cpu_reg_reads(sim, FTPU_REG_MACS_LO), 1);
-	assert_int_equal(ftpu_sim_cpu_reg_reads(sim, FTPU_REG_MACS_HI), 1);
+	/* one CMD SNAPSHOT (all counters in one cycle), then its copy read
+	 * once each; the live registers are not read */
+	assert_true(ftpu_sim_cpu_reg_writes(sim, FTPU_REG_CMD, &cnt, &last));
+	assert_int_equal(cnt, 1);
+	assert_int_equal(last, FTPU_MASK(CMD_SNAPSHOT));
+	for (unsigned i = 0; i < FTPU_LINK_CNT_COUNT; i++) {
+		assert_int_equal(ftpu_sim_cpu_reg_reads(sim, FTPU_REG_SNAP + i), 1);
+		assert_int_equal(ftpu_sim_cpu_reg_reads(sim, FTPU_REG_CYCLES + i), 0);
+	}
 	assert_int_equal(fw_request(11, &clr, 1, rsp, 64, NULL), 2);
 	assert_int_equal(rsp[1], FTPU_LINK_RESP_OK);
 	assert_true(ftpu_sim_cpu_reg_writes(sim, FTPU_REG_CMD, &cnt, &last));
-	assert_int_equal(cnt, 1);
+	assert_int_equal(cnt, 2);
 	assert_int_equal(last, FTPU_MASK(CMD_CLEAR_COUNTERS));
 }
 
