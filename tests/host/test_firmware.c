@@ -33,6 +33,7 @@
 #include "../fuzz/fuzz_control.c"
 
 #include "../common/ftpu_test.h"
+#include "../common/ref_control.h"
 #include "ftpu.h"
 #include "link.h"
 #include "ref_device.h"
@@ -108,41 +109,14 @@ static unsigned request(struct fx *f, const uint32_t *req, unsigned len)
 }
 
 /* ---- the C model's answer ---- */
-struct ref_rsp {
-	uint32_t p[64];
-	unsigned n;
-};
-
-static void on_frame(void *ctx, const struct ftpu_link_frame *fr)
-{
-	struct ref_rsp *r = ctx;
-	assert_int_equal(fr->type, FTPU_LINK_RESPONSE);
-	memcpy(r->p, fr->payload, fr->len * 4u);
-	r->n = fr->len;
-}
 
 static void expect_as_ref(struct fx *f, const uint32_t *req, unsigned len)
 {
-	struct ftpu_ref_device *d;
-	uint8_t in[256], out[1024];
-	uint32_t buf[FTPU_LINK_MAX_PAYLOAD];
-	struct ftpu_link_rx rx;
-	struct ref_rsp r = {.n = 0};
-	const struct ftpu_link_rx_cb cb = {.frame = on_frame, .ctx = &r};
-	int nb = ftpu_link_encode(FTPU_LINK_CONTROL, 1, 0, req, len, in,
-				  sizeof(in));
-	assert_true(nb > 0);
-	assert_int_equal(ftpu_ref_device_open(&f->cfg, &d), FTPU_OK);
-	assert_int_equal(ftpu_ref_device_write(d, in, (size_t)nb), FTPU_OK);
-	size_t got = ftpu_ref_device_read(d, out, sizeof(out));
-	ftpu_ref_device_close(d);
-	assert_int_equal(ftpu_link_rx_init(&rx, buf, FTPU_LINK_MAX_PAYLOAD),
-			 FTPU_OK);
-	assert_int_equal(ftpu_link_rx_push(&rx, out, got, &cb), FTPU_OK);
-
+	uint32_t want[64];
+	unsigned nw = ref_control(&f->cfg, req, len, want);
 	unsigned n = request(f, req, len);
-	assert_int_equal(n, r.n);
-	assert_memory_equal(f->rsp, r.p, n * 4);
+	assert_int_equal(n, nw);
+	assert_memory_equal(f->rsp, want, n * 4);
 	assert_int_equal(f->action, FW_ACTION_NONE);
 }
 

@@ -24,6 +24,7 @@
 #include "../../firmware/include/ftpu_fw.h"
 #include "../../firmware/include/ftpu_regs.h"
 #include "../common/ftpu_test.h"
+#include "../common/ref_control.h"
 #include "ftpu.h"
 #include "ftpu_sim_cpu.h"
 #include "link.h"
@@ -279,50 +280,12 @@ static unsigned fw_request(uint16_t seq, const uint32_t *pl, unsigned n,
 	return len;
 }
 
-/* The C model's RESPONSE payload to the same request (golden values). */
-struct ref_rsp {
-	uint32_t p[64];
-	unsigned n;
-};
-
-static void ref_on_frame(void *ctx, const struct ftpu_link_frame *f)
-{
-	struct ref_rsp *r = ctx;
-	assert_int_equal(f->type, FTPU_LINK_RESPONSE);
-	assert_true(f->len <= 64);
-	memcpy(r->p, f->payload, f->len * 4u);
-	r->n = f->len;
-}
-
-static unsigned ref_request(const uint32_t *pl, unsigned n, uint32_t *rsp)
-{
-	struct ftpu_ref_device *d;
-	uint8_t in[256], out[1024];
-	uint32_t buf[FTPU_LINK_MAX_PAYLOAD];
-	struct ftpu_link_rx rx;
-	struct ref_rsp r = {.n = 0};
-	const struct ftpu_link_rx_cb cb = {.frame = ref_on_frame, .ctx = &r};
-	int len = ftpu_link_encode(FTPU_LINK_CONTROL, 7, 0, pl, n, in,
-				   sizeof(in));
-	assert_true(len > 0);
-	assert_int_equal(ftpu_ref_device_open(&ref_cfg, &d), FTPU_OK);
-	assert_int_equal(ftpu_ref_device_write(d, in, (size_t)len), FTPU_OK);
-	size_t got = ftpu_ref_device_read(d, out, sizeof(out));
-	ftpu_ref_device_close(d);
-	assert_int_equal(ftpu_link_rx_init(&rx, buf, FTPU_LINK_MAX_PAYLOAD),
-			 FTPU_OK);
-	assert_int_equal(ftpu_link_rx_push(&rx, out, got, &cb), FTPU_OK);
-	assert_true(r.n >= 2);
-	memcpy(rsp, r.p, r.n * 4);
-	return r.n;
-}
-
 /* The firmware's answer equals the C model's for this request. */
 static void expect_as_ref(uint16_t seq, const uint32_t *pl, unsigned n)
 {
 	uint32_t a[64], b[64];
 	unsigned na = fw_request(seq, pl, n, a, 64, NULL);
-	unsigned nb = ref_request(pl, n, b);
+	unsigned nb = ref_control(&ref_cfg, pl, n, b);
 	assert_int_equal(na, nb);
 	assert_memory_equal(a, b, na * 4);
 }
