@@ -4,6 +4,9 @@
 #   make check-full    the long sweeps (exhaustive multiplier, ...)
 #   make lint          verilator -Wall and yosys read of every RTL file
 #   make synth         resource and Fmax report (docs/synth.md)
+#   make boards        every board's Yosys estimate (mk/boards.mk, docs/boards.md)
+#   make bitstream / flash BOARD=icebreaker   the iCE40 flow
+#   make firmware      the control core's images (mk/models/cpu.mk)
 #   make bench         benchmarks (tables, never pass/fail)
 #   make sim           build the Verilated models
 #   TRACE=1            build models with FST tracing; waves go to build/waves/
