@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "device.h"
 #include "ftpu.h"
 #include "ftpu_sim.h"
 #include "transport.h"
@@ -45,13 +46,6 @@ enum { SLICE_CYCLES = 256 };
 struct sim_ctx {
 	struct ftpu_sim *sim;
 };
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* A decimal option value, whole and in range. */
 static bool parse_uint(const char *s, size_t len, unsigned *out)
@@ -203,7 +197,7 @@ static int sim_write(void *ctx, const void *buf, size_t n)
 static long sim_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 {
 	struct sim_ctx *c = ctx;
-	double deadline = now_ms() + timeout_ms;
+	double deadline = ftpu__now_s() * 1e3 + timeout_ms;
 
 	for (;;) {
 		if (ftpu_sim_device_out_queued(c->sim))
@@ -218,7 +212,7 @@ static long sim_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 			continue;
 		}
 		ftpu_sim_device_run(c->sim, SLICE_CYCLES);
-		if (!ftpu_sim_device_out_queued(c->sim) && now_ms() > deadline)
+		if (!ftpu_sim_device_out_queued(c->sim) && ftpu__now_s() * 1e3 > deadline)
 			return 0;
 	}
 }

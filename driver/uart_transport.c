@@ -63,13 +63,6 @@ struct uart_ctx {
 	char path[PATH_MAX];
 };
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* "... add yourself to group G" for a node we may not open. */
 static void permission_hint(const char *path, char *buf, size_t len)
 {
@@ -320,7 +313,7 @@ static int uart_write(void *ctx, const void *buf, size_t n)
 	const char *p = buf;
 	size_t left = n;
 	double wire = (double)n * 10e3 / c->baud; /* 8N1: 10 bits a byte */
-	double deadline = now_ms() + WRITE_MS + wire;
+	double deadline = ftpu__now_s() * 1e3 + WRITE_MS + wire;
 
 	while (left) {
 		ssize_t w = write(c->fd, p, left);
@@ -333,7 +326,7 @@ static int uart_write(void *ctx, const void *buf, size_t n)
 			continue;
 		if (w < 0 && errno != EAGAIN)
 			return io_failed(c, "write", errno);
-		double rest = deadline - now_ms();
+		double rest = deadline - ftpu__now_s() * 1e3;
 		if (rest <= 0) {
 			ftpu__transport_error("uart %s: write timed out (%zu of %zu bytes "
 					      "sent in %.0f ms)", c->path, n - left, n,
@@ -353,7 +346,7 @@ static int uart_write(void *ctx, const void *buf, size_t n)
 static long uart_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 {
 	struct uart_ctx *c = ctx;
-	double deadline = now_ms() + timeout_ms;
+	double deadline = ftpu__now_s() * 1e3 + timeout_ms;
 	short hup = 0;
 
 	if (cap > SSIZE_MAX)
@@ -370,7 +363,7 @@ static long uart_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 			return io_failed(c, "read", errno);
 		if (hup)
 			return disconnected(c, "hang-up");
-		double rest = deadline - now_ms();
+		double rest = deadline - ftpu__now_s() * 1e3;
 		if (rest <= 0)
 			return 0;
 		struct pollfd pf = { .fd = c->fd, .events = POLLIN };

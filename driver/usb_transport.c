@@ -136,13 +136,6 @@ struct usb_ctx {
 
 /* ---- small helpers ------------------------------------------------------------ */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static struct timeval ms_tv(double ms)
 {
 	if (ms < 0)
@@ -710,12 +703,12 @@ static void pump(struct usb_ctx *c, double ms)
  * come back; true when all did. */
 static bool cancel_all(struct usb_ctx *c, struct xfer *x, int n, double wait_ms)
 {
-	double deadline = now_ms() + wait_ms;
+	double deadline = ftpu__now_s() * 1e3 + wait_ms;
 	for (int i = 0; i < n; i++)
 		if (x[i].busy)
 			libusb_cancel_transfer(x[i].t);
 	while (busy_count(x, n)) {
-		double left = deadline - now_ms();
+		double left = deadline - ftpu__now_s() * 1e3;
 		if (left <= 0)
 			return false;
 		struct timeval tv = ms_tv(left < 50 ? left : 50);
@@ -848,7 +841,7 @@ static int usb_write(void *ctx, const void *buf, size_t n)
 	struct usb_ctx *c = ctx;
 	const uint8_t *src = buf;
 	size_t sent = 0;
-	double deadline = now_ms() + c->write_timeout_ms + CONTROL_TIMEOUT_MS;
+	double deadline = ftpu__now_s() * 1e3 + c->write_timeout_ms + CONTROL_TIMEOUT_MS;
 
 	if (c->fail)
 		return report(c, c->fail);
@@ -866,9 +859,9 @@ static int usb_write(void *ctx, const void *buf, size_t n)
 				break;
 			sent += len;
 		}
-		if (c->fail || c->out_status || now_ms() > deadline)
+		if (c->fail || c->out_status || ftpu__now_s() * 1e3 > deadline)
 			break;
-		pump(c, deadline - now_ms());
+		pump(c, deadline - ftpu__now_s() * 1e3);
 	}
 	if (busy_count(c->out, N_OUT))
 		cancel_all(c, c->out, N_OUT, c->gone ? GONE_WAIT_MS : CLOSE_WAIT_MS);
@@ -890,7 +883,7 @@ static int usb_write(void *ctx, const void *buf, size_t n)
 static long usb_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 {
 	struct usb_ctx *c = ctx;
-	double deadline = now_ms() + timeout_ms;
+	double deadline = ftpu__now_s() * 1e3 + timeout_ms;
 
 	for (;;) {
 		if (c->rx_len) {
@@ -901,7 +894,7 @@ static long usb_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 		if (c->fail)
 			return report(c, c->fail);
 		refill(c);
-		double left = deadline - now_ms();
+		double left = deadline - ftpu__now_s() * 1e3;
 		pump(c, left > 0 ? left : 0);
 		if (!c->rx_len && !c->fail && left <= 0)
 			return 0;

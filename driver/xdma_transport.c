@@ -90,13 +90,6 @@ static struct timespec deadline_after(double ms)
 	return ts;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Opens one node, with a reason for each way it fails. */
 static int open_node(const char *path, int flags, int *fd, char *err, size_t err_len)
 {
@@ -361,7 +354,7 @@ static int xdma_write(void *ctx, const void *buf, size_t n)
 	struct xdma_ctx *c = ctx;
 	const char *p = buf;
 	size_t left = n;
-	double deadline = now_ms() + WRITE_MS;
+	double deadline = ftpu__now_s() * 1e3 + WRITE_MS;
 
 	while (left) {
 		ssize_t w = write_nosig(c->h2c, p, left);
@@ -381,7 +374,7 @@ static int xdma_write(void *ctx, const void *buf, size_t n)
 					      strerror(errno));
 			return FTPU_ERR_IO;
 		}
-		double rest = deadline - now_ms();
+		double rest = deadline - ftpu__now_s() * 1e3;
 		if (rest <= 0) {
 			ftpu__transport_error("xdma %s: write timed out (%zu of %zu bytes "
 					      "taken in %d ms)", c->h2c_path, n - left, n,

@@ -118,7 +118,8 @@ void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st)
 
 unsigned ftpu_version(void) { return FTPU_VERSION; }
 
-static double now_s(void)
+/* A monotonic clock in seconds, for every timeout and timing in libftpu. */
+double ftpu__now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -323,7 +324,7 @@ static int request(ftpu_device *dev, const uint32_t *req, size_t n, uint32_t *st
 	 * an abandoned request (a control core takes ~2000 cycles to answer
 	 * one): it refuses ours with OVERFLOW, and we send it again until it
 	 * is taken, for at most the timeout. */
-	double deadline = now_s() + dev->timeout_ms / 1e3;
+	double deadline = ftpu__now_s() + dev->timeout_ms / 1e3;
 	do {
 		ret = send_frame(dev, FTPU_LINK_CONTROL, 0, req, n);
 		if (ret)
@@ -331,7 +332,7 @@ static int request(ftpu_device *dev, const uint32_t *req, size_t n, uint32_t *st
 		w.rsp_seq = dev->seq;
 		w.refused = false;
 		ret = wait_for(dev, &w, rsp_done);
-	} while (!ret && w.refused && now_s() < deadline);
+	} while (!ret && w.refused && ftpu__now_s() < deadline);
 	if (!ret && w.refused)
 		return fail_hard(dev, FTPU_ERR_TIMEOUT, "the device kept refusing a CONTROL "
 				 "request (its mailbox stayed full)");
@@ -408,7 +409,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 	uint32_t sync[FTPU_ISA_WORDS];
 	size_t pos = 0, total, frame_max;
 	bool sent_end = false;
-	double t0 = now_s();
+	double t0 = ftpu__now_s();
 	int ret;
 
 	if (dev->failed)
@@ -429,7 +430,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 	/* Short of credit with nothing coming back, the host asks with STATUS
 	 * (docs/protocol.md §6), at most every `backoff` empty polls. */
 	unsigned backoff = 1, polls = 0;
-	double last = now_s();
+	double last = ftpu__now_s();
 	while (!exec_done(&w)) {
 		bool starved = false;
 		while (pos < total && !w.faulted) {
@@ -454,14 +455,14 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 			}
 			pos += n;
 			sent_end = pos == total;
-			last = now_s();
+			last = ftpu__now_s();
 		}
 		/* Everything sent: wait for answers; else take what is there. */
 		ret = receive(dev, &w, !starved);
 		if (ret < 0 && ret != FTPU_ERR_TIMEOUT)
 			return fail_hard(dev, ret, dev->err);
 		if (ret > 0) {
-			last = now_s();
+			last = ftpu__now_s();
 			backoff = 1;
 			polls = 0;
 		}
@@ -480,7 +481,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 			polls = 0;
 			backoff = backoff < 8 ? backoff * 2 : 8;
 		}
-		if (now_s() - last > dev->timeout_ms / 1e3)
+		if (ftpu__now_s() - last > dev->timeout_ms / 1e3)
 			return fail_hard(dev, FTPU_ERR_TIMEOUT,
 					 "no credit from the device within the timeout");
 	}
@@ -538,7 +539,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 		double link = (double)(st.bytes_in > st.bytes_out ? st.bytes_in : st.bytes_out);
 		st.utilization = st.cycles ? (double)st.macs / (pe * (double)st.cycles) : 0.0;
 		st.roofline = compute > 0 ? compute / (compute > link ? compute : link) : 0.0;
-		st.host_seconds = now_s() - t0;
+		st.host_seconds = ftpu__now_s() - t0;
 		*stats = st;
 	}
 	return FTPU_OK;

@@ -12,6 +12,10 @@
 
 #include "ftpu.h"
 
+/* A monotonic clock in seconds (CLOCK_MONOTONIC): every timeout and
+ * timing in libftpu and its transports. */
+double ftpu__now_s(void);
+
 /* One program execution (ftpu__execute). */
 struct ftpu_exec {
 	const uint32_t *words; /* instruction words with their inline data */

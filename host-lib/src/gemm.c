@@ -33,13 +33,6 @@
 #include "gemm_plan.h"
 #include "isa.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* A rows x cols matrix with row stride ld of elem-byte elements: ld covers
  * a row and the last element's byte offset fits a ptrdiff_t. */
 static bool extent_ok(size_t rows, size_t cols, size_t ld, size_t elem)
@@ -166,7 +159,7 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 		const struct ftpu_gemm_operand *b, float beta, float *c,
 		size_t ldc, size_t elem)
 {
-	const double t0 = now_s();
+	const double t0 = ftpu__now_s();
 	struct ftpu_gemm_tuning tune = ftpu__gemm_tuning; /* a copy: see b_resident */
 	struct ftpu_stats st = {0};
 	struct ftpu_gemm_plan p;
@@ -208,7 +201,7 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 	}
 	if (alpha == 0.0f) {
 		scale_c(m, n, beta, c, ldc);
-		st.host_seconds = now_s() - t0;
+		st.host_seconds = ftpu__now_s() - t0;
 		ftpu__set_last_stats(dev, &st);
 		ret = FTPU_OK;
 		goto out_unlock;
@@ -278,7 +271,7 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 		};
 	ftpu__gemm_store(&p, data, alpha, beta, c, ldc);
 	stats_finish(&st, info);
-	st.host_seconds = now_s() - t0;
+	st.host_seconds = ftpu__now_s() - t0;
 	ftpu__set_last_stats(dev, &st);
 out_free:
 	free(data);

@@ -309,13 +309,6 @@ int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index, size_
 
 /* ---- running ------------------------------------------------------------------------ */
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static bool sizes_equal(const struct ftpu__sizes *s, const struct ftpu_device_info *i)
 {
 	return s->rows == i->rows && s->cols == i->cols && s->ub_vectors == i->ub_vectors &&
@@ -343,7 +336,7 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 		if (!outputs[j])
 			return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_run: output %zu is NULL", j);
 
-	double t0 = now_s();
+	double t0 = ftpu__now_s();
 	ftpu__lock(dev);
 	const struct ftpu_device_info *info = ftpu__info(dev);
 	if (!sizes_equal(&p->dev, info)) {
@@ -387,7 +380,7 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 		goto out_unlock;
 	}
 	ftpu__program_unpack(p, p->data, outputs);
-	st.host_seconds = now_s() - t0;
+	st.host_seconds = ftpu__now_s() - t0;
 	ftpu__set_last_stats(dev, &st);
 	if (stats)
 		*stats = st;
