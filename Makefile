@@ -1,6 +1,9 @@
 # ftpu - top-level build. Everything goes under build/; nothing built is committed.
 #
-#   make / make test   build everything and run the test suite
+#   make               build everything (library, tools, tests, benches, examples); runs nothing
+#   make test          build and run the test suite (README's command)
+#   make demo          train the Fashion-MNIST MLP on the simulated device
+#   make deps          only install what is missing (scripts/deps.sh, scripts/tools.pin)
 #   make check-full    the long sweeps (exhaustive multiplier, ...)
 #   make lint          verilator -Wall and yosys read of every RTL file
 #   make synth         resource and Fmax report (docs/synth.md)
@@ -9,9 +12,10 @@
 #   make firmware      the control core's images (mk/models/cpu.mk)
 #   make bench         benchmarks (tables, never pass/fail)
 #   make sim           build the Verilated models
+#   make clean         remove build/ (the tools in .venv/ stay; make distclean removes them too)
 #   TRACE=1            build models with FST tracing; waves go to build/waves/
 
-.DEFAULT_GOAL := test
+.DEFAULT_GOAL := all
 SHELL := /bin/bash
 
 TRACE ?= 0
@@ -31,21 +35,39 @@ CFLAGS_BASE := -std=c11 $(OPT) -g -Wall -Wextra -Werror -ffp-contract=off \
 CFLAGS += $(CFLAGS_BASE)
 # libusb-1.0: the usb transport (driver/usb_transport.c).
 LDLIBS += -lusb-1.0 -lm
-CFLAGS_BASE += $(shell pkg-config --cflags libusb-1.0 2>/dev/null || echo -I/usr/include/libusb-1.0)
 
-# --- dependencies: install missing Debian packages once --------------------
-DEPS_STAMP := $(BUILD)/.deps-ok
-$(DEPS_STAMP): scripts/deps.sh
-	@bash scripts/deps.sh
-	@mkdir -p $(@D) && touch $@
-deps: $(DEPS_STAMP)
+# --- tools: installed first, then make reads everything again -----------------
+# scripts/deps.sh installs the Debian packages and the pinned tools
+# (scripts/tools.pin) and writes their paths into TOOLS_MK. make remakes an
+# included makefile before anything else and then restarts, so every rule
+# and variable below sees the installed tools; nothing is evaluated against
+# a tool that is not there yet.
+TOOLS_MK := $(BUILD)/tools.mk
+NO_TOOLS_GOALS := clean distclean
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out $(NO_TOOLS_GOALS),$(MAKECMDGOALS)),)
+SKIP_TOOLS := 1
+endif
+endif
+ifndef SKIP_TOOLS
+include $(TOOLS_MK)
+endif
+# A tool that went away since (a deleted .venv) runs the script again.
+TOOLS_GONE := $(filter-out $(wildcard $(TOOL_PATHS)),$(TOOL_PATHS))
+$(TOOLS_MK): scripts/deps.sh scripts/tools.pin $(if $(TOOLS_GONE),FORCE)
+	@bash scripts/deps.sh $@
+deps:
+	@echo "ftpu: tools ready ($(TOOLS_MK)):"; \
+	 awk '/^TOOLS_SUMMARY/ { sub(/^TOOLS_SUMMARY := /, ""); n = split($$0, t, "|"); \
+		for (i = 1; i <= n; i++) print "  " t[i] }' $(TOOLS_MK)
+CFLAGS_BASE += $(LIBUSB_CFLAGS)
 
 # --- host library -----------------------------------------------------------
 LIB_SRCS := $(wildcard host-lib/src/*.c driver/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBFTPU := $(BUILD)/host-lib/libftpu.a
 
-$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -60,7 +82,7 @@ SO_VERSION := 0.2.0
 LIBFTPU_SO := $(BUILD)/host-lib/libftpu.so.$(SO_VERSION)
 LIB_SO_MODELS := device_16 device_4p board_icebreaker
 LIB_PIC_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
-$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
@@ -121,7 +143,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 SAN_TESTS := $(patsubst $(BUILD)/tests/host/%,$(BUILD)/san/tests/host/%_san,$(HOST_TESTS))
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 LIBFTPU_SAN := $(BUILD)/san/libftpu.a
-$(BUILD)/san/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 $(LIBFTPU_SAN): $(SAN_OBJS)
@@ -184,7 +206,7 @@ fashion_mnist: $(FMNIST)
 
 # The dataset (Debian's dataset-fashion-mnist): deps.sh's demo group.
 DEMO_DEPS_STAMP := $(BUILD)/.deps-demo-ok
-$(DEMO_DEPS_STAMP): scripts/deps.sh | $(DEPS_STAMP)
+$(DEMO_DEPS_STAMP): scripts/deps.sh
 	@FTPU_DEPS=demo bash scripts/deps.sh
 	@mkdir -p $(@D) && touch $@
 
@@ -204,6 +226,11 @@ endif
 bench: $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; echo; done
 
+# make test compiles (never runs) every benchmark and example too, so that
+# none of them rots; plain make builds all of it and runs nothing.
+test: $(BENCHES) $(EXAMPLES) $(FMNIST)
+all: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) $(TESTS) $(BENCHES) $(EXAMPLES) $(FMNIST) firmware
+
 # --- lint and synthesis --------------------------------------------------------
 include mk/lint.mk
 -include mk/synth.mk
@@ -211,6 +238,8 @@ include mk/boards.mk
 
 clean:
 	rm -rf $(BUILD)
+distclean: clean
+	rm -rf .venv
 
-.PHONY: deps test check-full bench clean sim lint synth demo install fashion_mnist
+.PHONY: all deps test check-full bench clean distclean sim lint synth demo install fashion_mnist
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

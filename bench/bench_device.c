@@ -7,9 +7,10 @@
  * Table 1, data on the device: per chunk of the GEMM, the operands are
  * loaded first (HOST_READ, not timed), the counters cleared, and then only
  * the (LOAD_WEIGHTS, MATMUL) pairs run; results stay in ACC. Compared with
- * DESIGN §4's double-buffered model R + F·max(M, R) + P·(R + C − 2) (P = D)
- * and the exact count of docs/matrix_unit.md, (F − 1)·max(M, R) + M +
- * Latency + 3; both summed over the chunks the device runs.
+ * the double-buffered model R + F·max(M, R) + P·(R + C − 2) (P = D;
+ * docs/array.md, Cycle model) and the exact count of docs/matrix_unit.md,
+ * (F − 1)·max(M, R) + M + Latency + 3; both summed over the chunks the
+ * device runs.
  *
  * Table 2, streamed: one program HOST_READs the operands, computes and
  * HOST_WRITEs C, all through the link at one byte per cycle each way,
@@ -67,7 +68,7 @@ static void send_program(struct bench *b, const struct dh_prog *p, size_t first_
 		size_t len;
 		uint8_t *buf = dh_encode(FTPU_LINK_PROGRAM, flags, ++b->seq, p->w.w + at, piece,
 					 &len);
-		if (!dh_dev_send(&b->d, buf, len, FTPU_LINK_PROGRAM, piece))
+		if (!dh_dev_send(&b->d, buf, len, FTPU_LINK_PROGRAM, piece, false))
 			die("device hung while sending");
 		free(buf);
 		at += piece;
@@ -165,7 +166,7 @@ static void table1_row(struct bench *b, const struct shape *s)
 	struct operands o;
 	make_operands(b, s, false, &o);
 	const size_t R = b->sc.n, D = b->sc.row_delay;
-	uint64_t cycles = 0, busy = 0, macs = 0, wstall = 0, istall = 0, design = 0, exact = 0;
+	uint64_t cycles = 0, busy = 0, macs = 0, wstall = 0, istall = 0, model = 0, exact = 0;
 	uint64_t prog_bytes = 0;
 	for (size_t i = 0; i < o.chunks; i++) {
 		const struct dh_gemm_chunk *c = &o.ch[i];
@@ -186,7 +187,7 @@ static void table1_row(struct bench *b, const struct shape *s)
 		cycles += k.cycles, busy += k.busy, macs += k.macs;
 		wstall += k.weight_stall, istall += k.input_stall;
 		size_t Kc = c->ktc * R, Nc = c->ntc * R;
-		design += dh_design_cycles(R, D, c->mc, Kc, Nc);
+		model += dh_model_cycles(R, D, c->mc, Kc, Nc);
 		exact += dh_exact_cycles(R, D, c->mc, Kc, Nc);
 		dh_prog_free(&p);
 	}
@@ -195,7 +196,7 @@ static void table1_row(struct bench *b, const struct shape *s)
 	printf("| %4zux%4zux%4zu | %-16s | %10llu | %9llu | %9llu | %9llu | %9llu "
 	       "| %6.3f | %5.1f%% | %7llu/%llu |\n",
 	       s->M, s->K, s->N, note, (unsigned long long)macs, (unsigned long long)cycles,
-	       (unsigned long long)busy, (unsigned long long)design, (unsigned long long)exact,
+	       (unsigned long long)busy, (unsigned long long)model, (unsigned long long)exact,
 	       (double)cycles / exact, 100.0 * macs / ((double)R * R * cycles),
 	       (unsigned long long)wstall, (unsigned long long)istall);
 	if (macs != (uint64_t)dh_div_up(s->K, R) * R * dh_div_up(s->N, R) * R * s->M)
@@ -275,17 +276,18 @@ int main(int argc, char **argv)
 	       b.sc.row_delay, b.sc.ub_vectors, b.sc.wm_rows, b.sc.acc_vectors);
 	printf("Table 1: data on the device (operands loaded first, untimed; counters cleared; "
 	       "LOAD_WEIGHTS/MATMUL only)\n\n");
-	printf("| M x K x N        | chunks           | MACs       | cycles    | busy      | DESIGN    "
+	printf("| M x K x N        | chunks           | MACs       | cycles    | busy      | model     "
 	       "| exact     | /exact | util   | stalls w/in |\n");
 	printf("|------------------|------------------|-----------:|----------:|----------:|----------:"
 	       "|----------:|-------:|-------:|------------:|\n");
 	for (size_t i = 0; i < nshapes; i++)
 		table1_row(&b, &shapes[i]);
 	printf("\ncycles: device counter from the clear (as the program's first byte enters) "
-	       "to idle; busy: cycles an instruction executes;\nDESIGN: R + F*max(M,R) + "
-	       "D*(2R-2); exact: (F-1)*max(M,R) + M + R*D + R + 1 + 3 (docs/matrix_unit.md); "
-	       "both summed over\nthe chunks; util = MACs / (R*C*cycles). Chunks: the shape "
-	       "cut to fit UB/WM/ACC (M by rows, B kept in WM when it fits).\n\n");
+	       "to idle; busy: cycles an instruction executes;\nmodel: R + F*max(M,R) + "
+	       "D*(2R-2) (docs/array.md); exact: (F-1)*max(M,R) + M + R*D + R + 1 + 3 "
+	       "(docs/matrix_unit.md);\nboth summed over the chunks; util = MACs / (R*C*cycles). "
+	       "Chunks: the shape cut to fit UB/WM/ACC (M by rows, B kept in WM when it\n"
+	       "fits).\n\n");
 
 	printf("Table 2: streamed through the link (HOST_READ A and B, compute, HOST_WRITE C; "
 	       "1 byte/cycle each way)\n\n");

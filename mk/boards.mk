@@ -36,26 +36,32 @@ board_env = SYNTH_SRCS="$(BOARD_RTL) $($(1)_SRCS)" SYNTH_INC=rtl/include SYNTH_T
 	SYNTH_PARAMS="$($(1)_PARAMS)" SYNTH_LIBS="$($($(1)_FAMILY)_SYNTH_LIBS)" \
 	SYNTH_VFLAGS="-DFTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))"
 $(BOARD_DIR)/%/estimate.stat.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk \
-		scripts/synth/synth.tcl $(FW_ROM_SVH) | $(DEPS_STAMP)
+		scripts/synth/synth.sh $(FW_ROM_SVH)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* ($($*_TOP) on $($*_PART): $($*_PARAMS))"
 	@$(call board_env,$*) SYNTH_CMD="$(call board_estimate_cmd,$*)" \
-		SYNTH_OUT=$(BOARD_DIR)/$*/estimate $(YOSYS) -q -l $(BOARD_DIR)/$*/estimate.log \
-		-c scripts/synth/synth.tcl || { echo "boards: Yosys failed, see $(BOARD_DIR)/$*/estimate.log" >&2; exit 1; }
+		SYNTH_OUT=$(BOARD_DIR)/$*/estimate bash scripts/synth/synth.sh $(BOARD_DIR)/$*/estimate.log \
+		|| { echo "boards: Yosys failed, see $(BOARD_DIR)/$*/estimate.log" >&2; exit 1; }
 
 # The table; fails when a board marked to fit (<board>_FIT = yes) does not.
 board_args = $(foreach b,$(1),"$(b)|$($(b)_FAMILY)|$($(b)_PART)|$($(b)_CAP)|$($(b)_FIT)|$($(b)_PARAMS)")
+# The table also goes into docs/boards.md (between its "boards-estimate"
+# markers), with the Yosys that made it.
 boards: $(foreach b,$(BOARDS),$(BOARD_DIR)/$(b)/estimate.stat.json) scripts/boards/check.sh
-	@BOARD_DIR=$(BOARD_DIR) bash scripts/boards/check.sh $(call board_args,$(BOARDS))
+	@{ echo "From \`make boards\` ($$($(YOSYS) -V | cut -d' ' -f1-2)):"; echo; \
+	  BOARD_DIR=$(BOARD_DIR) bash scripts/boards/check.sh $(call board_args,$(BOARDS)); } \
+		> $(BOARD_DIR)/estimate.md; rc=$$?; cat $(BOARD_DIR)/estimate.md; \
+	 bash scripts/docs/splice.sh docs/boards.md boards-estimate $(BOARD_DIR)/estimate.md || exit 1; \
+	 exit $$rc
 
 # --- iCE40: bitstream and flash --------------------------------------------------
-$(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk scripts/synth/synth.tcl \
-		$(FW_ROM_SVH) | $(DEPS_STAMP)
+$(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk scripts/synth/synth.sh \
+		$(FW_ROM_SVH)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* bitstream netlist ($($*_PARAMS))"
 	@$(call board_env,$*) SYNTH_CMD="$(ice40_SYNTH_CMD)" \
-		SYNTH_OUT=$(BOARD_DIR)/$*/ftpu SYNTH_NETLIST=$@.tmp $(YOSYS) -q \
-		-l $(BOARD_DIR)/$*/yosys.log -c scripts/synth/synth.tcl \
+		SYNTH_OUT=$(BOARD_DIR)/$*/ftpu SYNTH_NETLIST=$@.tmp \
+		bash scripts/synth/synth.sh $(BOARD_DIR)/$*/yosys.log \
 		|| { echo "boards: Yosys failed, see $(BOARD_DIR)/$*/yosys.log" >&2; exit 1; }
 	@mv $@.tmp $@
 # No --timing-allow-fail: missing the board's clock fails the build.
@@ -68,14 +74,13 @@ $(BOARD_DIR)/%/ftpu.asc: $(BOARD_DIR)/%/ftpu.json boards/%/$$($$*_CONSTRAINTS)
 	@grep -E "Max frequency for clock" $(@D)/pnr.log | tail -2
 	@mv $@.tmp $@
 $(BOARD_DIR)/%/ftpu.bin: $(BOARD_DIR)/%/ftpu.asc
-	icepack $< $@
+	$(ICEPACK) $< $@
 
 ifeq ($($(BOARD)_FAMILY),ice40)
 bitstream: $(BOARD_DIR)/$(BOARD)/ftpu.bin
 	@echo "bitstream: $<"
 flash: $(BOARD_DIR)/$(BOARD)/ftpu.bin
-	@FTPU_DEPS=boards bash scripts/deps.sh
-	openFPGALoader -b $($(BOARD)_LOADER) $<
+	$(OPENFPGALOADER) -b $($(BOARD)_LOADER) $<
 else
 bitstream flash:
 	@echo "$(BOARD): $($(BOARD)_FAMILY) place and route runs with the user's tools:" >&2

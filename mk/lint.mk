@@ -19,7 +19,7 @@ lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_
 	$(if $(filter cpu,$(1)),$(RTL_CPU),$(if $(filter cputb,$(1)),$(RTL_CPU) sim/tops/ftpu_cpu_tb.sv,\
 	$(if $(filter boards,$(1)),$(RTL_ALL) $(LINT_BOARDS),$(RTL_ALL))))))
 
-$(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt) | $(DEPS_STAMP)
+$(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt)
 	@mkdir -p $(@D)
 	@set -e; $(foreach t,$(LINT_TOPS), \
 		echo "lint: verilator -Wall $(word 1,$(subst :, ,$(t)))"; \
@@ -35,7 +35,7 @@ $(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rt
 	$(VERILATOR) --lint-only -Wall --top-module ftpu_matrix_unit_tb $(RTL_CORE) \
 		sim/tops/ftpu_matrix_unit_tb.sv
 	@echo "lint: yosys read_verilog -sv of rtl/"
-	@yosys -q -p "read_verilog -sv -Irtl/include $(RTL_ALL); \
+	@$(YOSYS) -q -p "read_verilog -sv -Irtl/include $(RTL_ALL); \
 		hierarchy -check -top ftpu_systolic_array; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_matrix_unit; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_activate; proc; \
@@ -44,8 +44,8 @@ $(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rt
 		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc; \
 		design -reset; read_verilog -sv $(RTL_CPU); hierarchy -check -top ftpu_cpu; proc; \
 		design -reset; read_verilog -sv $(RTL_ALL); \
-		chparam -set UbVectors 64 -set WmRows 64 -set AccVectors 64 -set IqWords 256 ftpu_top; \
-		hierarchy -check -top ftpu_top; proc" \
+		hierarchy -check -top ftpu_top -chparam UbVectors 64 -chparam WmRows 64 \
+			-chparam AccVectors 64 -chparam IqWords 256; proc" \
 		> $(BUILD)/lint/yosys.log 2>&1 || { cat $(BUILD)/lint/yosys.log; exit 1; }
 	@touch $@
 

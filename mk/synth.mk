@@ -11,11 +11,9 @@
 # Results per design and family: $(SYNTH_DIR)/<design>.<family>.{stat.json,stat.txt,log}.
 # P&R per design in SYNTH_PNR: $(SYNTH_DIR)/pnr/<design>.{iface.v,wrap.sv,json,log}.
 
-YOSYS ?= yosys
-NEXTPNR_ICE40 ?= nextpnr-ice40
 SYNTH_DIR := $(BUILD)/synth
 SYNTH_INC ?= rtl/include
-# Packages first: Yosys 0.23 has no `import`, so pkg::X needs pkg read before.
+# Packages first: a package is read before the files that import it.
 SYNTH_SRCS ?= $(filter %_pkg.sv,$(RTL_ALL)) $(filter-out %_pkg.sv,$(RTL_ALL))
 
 define synth_design
@@ -36,15 +34,14 @@ $(eval $(call synth_design,activate,ftpu_activate,))
 $(eval $(call synth_design,control,ftpu_control,))
 
 SYNTH_FAMILIES := ice40 ecp5 xc7
-# -abc9: the default ABC script's lutpack step asserts on the array in
-# Debian's Yosys 0.23 (Lpk_CutTruth); abc9 maps it, and is timing-driven.
-ice40_SYNTH_CMD := synth_ice40 -device u -dsp -abc9
+# (synth_ice40 maps with the timing-driven abc9 by default.)
+ice40_SYNTH_CMD := synth_ice40 -device u -dsp
 ecp5_SYNTH_CMD := synth_ecp5
 # -noiopad: a core module, not a chip top; no IBUF/OBUF on its ports.
 xc7_SYNTH_CMD := synth_xilinx -family xc7 -noiopad
 
-# Place and route: iCE40UP5K in the iCEBreaker's package, DESIGN.md's 20 MHz
-# target, a fixed seed so the report is reproducible.
+# Place and route: iCE40UP5K in the iCEBreaker's package, its 20 MHz target
+# (docs/boards.md, iCEBreaker), a fixed seed so the report is reproducible.
 SYNTH_PNR ?= pe
 SYNTH_SEED ?= 1
 SYNTH_FREQ ?= 20
@@ -54,9 +51,9 @@ SYNTH_PNR_FLAGS := --up5k --package sg48 --freq $(SYNTH_FREQ) --seed $(SYNTH_SEE
 synth_stats = $(foreach f,$(SYNTH_FAMILIES),$(SYNTH_DIR)/$(1).$(f).stat.json)
 SYNTH_STATS := $(foreach d,$(SYNTH_DESIGNS),$(call synth_stats,$(d)))
 SYNTH_PNR_LOGS := $(SYNTH_PNR:%=$(SYNTH_DIR)/pnr/%.log)
-SYNTH_DEPS := $(SYNTH_SRCS) $(wildcard $(SYNTH_INC)/*.svh) scripts/synth/synth.tcl mk/synth.mk
+SYNTH_DEPS := $(SYNTH_SRCS) $(wildcard $(SYNTH_INC)/*.svh) scripts/synth/synth.sh mk/synth.mk
 
-# Environment for scripts/synth/synth.tcl; $(1) = design.
+# Environment for scripts/synth/synth.sh; $(1) = design.
 synth_env = SYNTH_SRCS="$(strip $(SYNTH_SRCS))" SYNTH_INC="$(SYNTH_INC)" \
 	SYNTH_TOP="$($(1)_SYNTH_TOP)" SYNTH_PARAMS="$($(1)_SYNTH_PARAMS)"
 # Arguments for scripts/synth/report.sh; $(1) = designs.
@@ -70,17 +67,17 @@ synth-check-srcs:
 	@test -n "$(strip $(SYNTH_SRCS))" || { echo "synth: no RTL (rtl/core/*.sv)" >&2; exit 1; }
 
 # <design>.<family>.stat.json; the stem's basename is the design, its suffix the family.
-$(SYNTH_DIR)/%.stat.json: $(SYNTH_DEPS) | $(DEPS_STAMP) synth-check-srcs
+$(SYNTH_DIR)/%.stat.json: $(SYNTH_DEPS) | synth-check-srcs
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* ($($(basename $*)_SYNTH_TOP) $($(basename $*)_SYNTH_PARAMS))"
 	@$(call synth_env,$(basename $*)) SYNTH_CMD="$($(patsubst .%,%,$(suffix $*))_SYNTH_CMD)" \
-		SYNTH_OUT=$(SYNTH_DIR)/$* $(YOSYS) -q -l $(SYNTH_DIR)/$*.log -c scripts/synth/synth.tcl \
+		SYNTH_OUT=$(SYNTH_DIR)/$* bash scripts/synth/synth.sh $(SYNTH_DIR)/$*.log \
 		|| { echo "synth: Yosys failed, see $(SYNTH_DIR)/$*.log" >&2; exit 1; }
 
 # P&R: the design's ports, a pin-saving wrapper around it, its iCE40 netlist, nextpnr.
-$(SYNTH_DIR)/pnr/%.iface.v: $(SYNTH_DEPS) | $(DEPS_STAMP) synth-check-srcs
+$(SYNTH_DIR)/pnr/%.iface.v: $(SYNTH_DEPS) | synth-check-srcs
 	@mkdir -p $(@D)
-	@$(call synth_env,$*) SYNTH_IFACE=$@ $(YOSYS) -q -l $(@:.v=.log) -c scripts/synth/synth.tcl \
+	@$(call synth_env,$*) SYNTH_IFACE=$@ bash scripts/synth/synth.sh $(@:.v=.log) \
 		|| { echo "synth: Yosys failed, see $(@:.v=.log)" >&2; exit 1; }
 
 $(SYNTH_DIR)/pnr/%.wrap.sv: $(SYNTH_DIR)/pnr/%.iface.v scripts/synth/wrap.sh
@@ -91,7 +88,7 @@ $(SYNTH_DIR)/pnr/%.json: $(SYNTH_DIR)/pnr/%.wrap.sv $(SYNTH_DEPS)
 	@echo "YOSYS  $* (iCE40 netlist of ftpu_synth_wrap around $($*_SYNTH_TOP))"
 	@SYNTH_SRCS="$(strip $(SYNTH_SRCS)) $<" SYNTH_INC="$(SYNTH_INC)" SYNTH_TOP=ftpu_synth_wrap \
 		SYNTH_CMD="$(ice40_SYNTH_CMD)" SYNTH_OUT=$(SYNTH_DIR)/pnr/$* SYNTH_NETLIST=$@.tmp \
-		$(YOSYS) -q -l $(SYNTH_DIR)/pnr/$*.yosys.log -c scripts/synth/synth.tcl \
+		bash scripts/synth/synth.sh $(SYNTH_DIR)/pnr/$*.yosys.log \
 		|| { echo "synth: Yosys failed, see $(SYNTH_DIR)/pnr/$*.yosys.log" >&2; exit 1; }
 	@mv $@.tmp $@
 

@@ -12,8 +12,13 @@ module ftpu_board_reset #(
   input  logic btn_ni,
   output logic rst_no
 );
-  logic [1:0]        btn_sync_q = 2'b00;
-  logic [HoldBits:0] hold_q = '0;  // FPGA flops start at their init value
+  logic [1:0]        btn_sync_q;
+  logic [HoldBits:0] hold_q;
+  // No reset exists before this one: FPGA flops start at their init value.
+  initial begin
+    btn_sync_q = 2'b00;
+    hold_q     = '0;
+  end
 
   always_ff @(posedge clk_i) begin
     btn_sync_q <= {btn_sync_q[0], btn_ni};

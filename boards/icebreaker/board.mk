@@ -1,5 +1,6 @@
 # iCEBreaker: iCE40UP5K-SG48, 12 MHz oscillator, UART over the FT2232H's
-# channel B. The device runs at 24 MHz from the PLL (DESIGN.md: >= 20 MHz).
+# channel B. The device runs at 24 MHz from the PLL (target >= 20 MHz:
+# docs/boards.md, iCEBreaker).
 icebreaker_TOP := ftpu_icebreaker
 icebreaker_SRCS := boards/icebreaker/ftpu_icebreaker.sv $(BOARD_COMMON)
 icebreaker_FAMILY := ice40
@@ -12,6 +13,8 @@ icebreaker_FIT := no
 icebreaker_PARAMS := N=2 AddCuts=7 InFlight=8 UbVectors=512 WmRows=512 AccVectors=256 \
 	BiasVectors=16 IqWords=1024 ClockHz=24000000 Baud=3000000
 icebreaker_CONSTRAINTS := icebreaker.pcf
-icebreaker_NEXTPNR := nextpnr-ice40 --up5k --package sg48
+icebreaker_NEXTPNR = $(NEXTPNR_ICE40) --up5k --package sg48
 icebreaker_FREQ := 20
-icebreaker_LOADER := icebreaker
+# openFPGALoader has no "icebreaker" board: ice40_generic is its FT2232H +
+# SPI-flash pinout, which the iCEBreaker uses.
+icebreaker_LOADER := ice40_generic

@@ -213,11 +213,16 @@ enum ftpu_transpose { FTPU_NO_TRANS = 0, FTPU_TRANS = 1 };
  * CblasRowMajor: op(A) is m x k, op(B) k x n, C m x n; lda, ldb, ldc are the
  * row strides in elements of the matrices as stored (A is m x k when not
  * transposed, k x m when transposed; likewise B). The products run on the
- * device: A and B rounded to bf16 (RNE), fp32 accumulation in the plain
- * sequential k order (docs/numerics.md); alpha and beta are applied on the
- * host in fp32: C = alpha*R + beta*C, each operation rounded separately
- * (alpha = 1 and beta = 0 copy R's bits; beta = 0 does not read C; alpha =
- * 0 reads neither A nor B, as the reference BLAS). A or B may alias C: the
+ * device: A and B converted to bf16 (a subnormal element is first flushed
+ * to a zero of its sign, DAZ; then round to nearest even), fp32 accumulation
+ * in the plain sequential k order (docs/numerics.md). alpha and beta are
+ * applied to the device's result R on the host in fp32, in the caller's
+ * floating-point environment (libftpu leaves it as it is: by default round
+ * to nearest even, subnormals not flushed): C = alpha*R + beta*C, each
+ * operation rounded separately, never fused (docs/numerics.md, Host
+ * operands, alpha and beta). alpha = 1 and beta = 0 copy R's bits; beta = 0
+ * does not read C; alpha = 0 gives beta*C (+0 for beta = 0) and reads
+ * neither A nor B, as the reference BLAS. A or B may alias C: the
  * operands are packed before C is written. Any m, n, k >= 1.
  * FTPU_ERR_INVALID for NULLs, zero sizes, leading dimensions too small or
  * sizes whose products overflow. B's bf16 image stays resident in the
@@ -229,7 +234,8 @@ int ftpu_gemm(ftpu_device *dev, enum ftpu_transpose trans_a,
 	      float alpha, const float *a, size_t lda, const float *b,
 	      size_t ldb, float beta, float *c, size_t ldc);
 
-/* The same with bf16 operands (uint16_t bit patterns) and fp32 C. */
+/* The same with bf16 operands (uint16_t bit patterns, sent as they are: the
+ * device counts a subnormal one as zero) and fp32 C. */
 int ftpu_gemm_bf16(ftpu_device *dev, enum ftpu_transpose trans_a,
 		   enum ftpu_transpose trans_b, size_t m, size_t n, size_t k,
 		   float alpha, const uint16_t *a, size_t lda,
@@ -284,7 +290,8 @@ int ftpu_graph_output(ftpu_graph *g, ftpu_tensor x);
  * may be destroyed afterwards.
  *
  * What the device computes: matmul(x, w) with w a constant is the product
- * of x and w rounded to bf16 (RNE), accumulated in fp32 (docs/numerics.md);
+ * of x and w converted to bf16 (subnormals flushed to zero first, then
+ * RNE), accumulated in fp32 (docs/numerics.md);
  * a bias_add (of a constant) and/or a relu directly after a matmul are
  * applied to its fp32 result by the activation unit and give bf16 values
  * (returned widened to fp32). A matmul's x may be an input, a matmul

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * numeric.c - the numeric contract (DESIGN §2) as scalar C: conversion, the
- * PE's multiplier and adder, the activation and the plain reference GEMM.
+ * numeric.c - the numeric contract (docs/numerics.md) as scalar C:
+ * conversion, the PE's multiplier and adder, the activation and the plain
+ * reference GEMM.
  *
  * The contract is, by definition, float arithmetic with the FPU flushing
  * subnormal inputs (DAZ) and subnormal results (FTZ), rounding to nearest

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * numeric.h - the bit-exact numeric contract of ftpu (docs/numerics.md,
- * DESIGN §2) in C: bf16 <-> fp32 conversion, the PE step, the activation
+ * numeric.h - the bit-exact numeric contract of ftpu (docs/numerics.md)
+ * in C: bf16 <-> fp32 conversion, the PE step, the activation
  * and the reference GEMM. This is the oracle every RTL and transport test
  * compares against.
  *
@@ -25,8 +25,9 @@ static inline uint32_t ftpu_bf16_to_f32(ftpu_bf16 x)
 	return (uint32_t)x << 16;
 }
 
-/* fp32 -> bf16: round to nearest even, overflow to +-Inf, NaN stays a quiet
- * NaN with its sign, subnormal results flush to a signed zero. */
+/* fp32 -> bf16: a subnormal input flushes to a signed zero (before
+ * rounding), else round to nearest even, overflow to +-Inf; NaN stays a
+ * quiet NaN with its sign. */
 ftpu_bf16 ftpu_f32_to_bf16(uint32_t x);
 
 /* FTZ(exact(DAZ(a) * DAZ(b))), canonical NaN: the PE's multiplier. */
@@ -44,11 +45,12 @@ ftpu_bf16 ftpu_ref_activate(uint32_t acc, uint32_t bias, bool relu);
 
 /*
  * C[M x N] = (accumulate ? C : +0) + A[M x K] * B[K x N], every element the
- * sequential k loop of PE steps (DESIGN §2). Row-major, leading dimensions
- * in elements, C as fp32 bits. K == 0 leaves C unchanged when accumulating
- * and writes +0 otherwise. Sets and restores the FPU's FTZ/DAZ mode itself.
- * ftpu_ref_gemm is the fast (vectorized) path; ftpu_ref_gemm_plain is the
- * obvious triple loop over ftpu_ref_step. Both give identical bits.
+ * sequential k loop of PE steps (docs/numerics.md, The PE step). Row-major,
+ * leading dimensions in elements, C as fp32 bits. K == 0 leaves C unchanged
+ * when accumulating and writes +0 otherwise. Sets and restores the FPU's
+ * FTZ/DAZ mode itself. ftpu_ref_gemm is the fast (vectorized) path;
+ * ftpu_ref_gemm_plain is the obvious triple loop over ftpu_ref_step. Both
+ * give identical bits.
  */
 void ftpu_ref_gemm(size_t M, size_t N, size_t K, const ftpu_bf16 *A,
 		   size_t lda, const ftpu_bf16 *B, size_t ldb, uint32_t *C,

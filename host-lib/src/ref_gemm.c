@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ref_gemm.c - the fast reference GEMM: the same bits as
- * ftpu_ref_gemm_plain (DESIGN §2), vectorized across output columns.
+ * ftpu_ref_gemm_plain (docs/numerics.md), vectorized across output columns.
  *
  * Why the bits stay the same:
  *  - each output column is its own lane; a lane runs the sequential k loop

@@ -36,7 +36,7 @@ rv_hex = $(RV_OBJCOPY) -O verilog --verilog-data-width=4 $(1) $(2)
 CPU_TEST_DIR := $(BUILD)/cpu-tests
 CPU_TEST_HEX := $(patsubst tests/cpu/%.S,$(CPU_TEST_DIR)/%.hex,$(wildcard tests/cpu/*.S))
 
-$(CPU_TEST_DIR)/%.elf: tests/cpu/%.S tests/cpu/cpu_test.h tests/cpu/link.ld | $(DEPS_STAMP)
+$(CPU_TEST_DIR)/%.elf: tests/cpu/%.S tests/cpu/cpu_test.h tests/cpu/link.ld
 	@mkdir -p $(@D)
 	$(RV_CC) $(RV_ARCH) -nostdlib -nostartfiles -Wl,--no-relax -T tests/cpu/link.ld \
 		-Itests/cpu $< -o $@
@@ -60,10 +60,10 @@ FW_ROM_OBJS := $(patsubst firmware/%,$(FW_DIR)/rom/%.o,$(FW_C_SRCS) firmware/sta
 FW_APP_OBJS := $(patsubst firmware/%,$(FW_DIR)/app/%.o,$(FW_C_SRCS) firmware/start.S)
 FW_HDRS := $(wildcard firmware/*.h firmware/include/*.h firmware/include/*.def) host-lib/src/link.h
 
-$(FW_DIR)/rom/%.o: firmware/% $(FW_HDRS) | $(DEPS_STAMP)
+$(FW_DIR)/rom/%.o: firmware/% $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_VERSION) -c $< -o $@
-$(FW_DIR)/app/%.o: firmware/% $(FW_HDRS) | $(DEPS_STAMP)
+$(FW_DIR)/app/%.o: firmware/% $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_APP_VERSION) -c $< -o $@
 
@@ -82,7 +82,7 @@ $(FW_DIR)/%.bin: $(FW_DIR)/%.elf
 
 # The image tool runs on the host; it shares the CRC and header code.
 FW_MKIMAGE := $(FW_DIR)/mkimage
-$(FW_MKIMAGE): firmware/tools/mkimage.c firmware/crc32.c firmware/image.c $(FW_HDRS) | $(DEPS_STAMP)
+$(FW_MKIMAGE): firmware/tools/mkimage.c firmware/crc32.c firmware/image.c $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_BASE) -Ifirmware/include $< -o $@
 $(FW_DIR)/ftpu_fw_app.img: $(FW_DIR)/ftpu_fw_app.bin $(FW_DIR)/ftpu_fw_app.elf $(FW_MKIMAGE)
@@ -120,7 +120,7 @@ $(BUILD)/tests/rtl/test_firmware_device.o: CFLAGS += -DFTPU_FW_DIR='"$(FW_DIR)"'
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CONTROL := $(FUZZ_DIR)/fuzz_control
-$(FUZZ_CONTROL): tests/fuzz/fuzz_control.c tests/fuzz/fake_hal.h $(FW_C_SRCS) $(FW_HDRS) | $(DEPS_STAMP)
+$(FUZZ_CONTROL): tests/fuzz/fuzz_control.c tests/fuzz/fake_hal.h $(FW_C_SRCS) $(FW_HDRS)
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-Wall -Wextra -Werror -Ifirmware/include -Ihost-lib/src $< -o $@

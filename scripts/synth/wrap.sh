@@ -4,7 +4,7 @@
 #
 #   wrap.sh TOP "Name=Value ..." IFACE.v > wrapper.sv
 #
-# IFACE.v is the elaborated design written by synth.tcl (SYNTH_IFACE); the
+# IFACE.v is the elaborated design written by synth.sh (SYNTH_IFACE); the
 # ports of TOP are read from it. The wrapper `ftpu_synth_wrap` has pins clk_i,
 # the module's reset(s) (inputs named rst*), sin_i and sout_o:
 #   - one shift register, fed from sin_i, drives every other input;

@@ -1211,9 +1211,9 @@ static inline uint64_t dh_gemm_folds(size_t R, size_t M, size_t K, size_t N)
 	return (uint64_t)dh_div_up(K, R) * dh_div_up(N, R);
 }
 
-/* DESIGN §4: R + F·max(M, R) + P·(R + C − 2), P = D. */
-static inline uint64_t dh_design_cycles(size_t R, size_t D, size_t M, size_t K,
-					size_t N)
+/* docs/array.md, Cycle model: R + F·max(M, R) + P·(R + C − 2), P = D. */
+static inline uint64_t dh_model_cycles(size_t R, size_t D, size_t M, size_t K,
+				       size_t N)
 {
 	uint64_t F = dh_gemm_folds(R, M, K, N);
 	return R + F * (M > R ? M : R) + D * (2 * R - 2);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_numeric - the scalar numeric contract (DESIGN §2): fp32 -> bf16,
+ * test_numeric - the scalar numeric contract (docs/numerics.md): fp32 -> bf16,
  * the PE multiplier and adder, one PE step and the activation.
  *
  * Golden values in the tables come from IEEE 754 facts worked out by hand
@@ -37,7 +37,7 @@
 
 static unsigned long n_random = 4000000; /* per cross-check; x10 full */
 
-/* ---- integer soft-float model of DESIGN §2 ------------------------------ */
+/* ---- integer soft-float model of docs/numerics.md ----------------------- */
 
 static bool bits_is_nan(uint32_t x)
 {

@@ -429,7 +429,7 @@ static void test_ref_gemm_plain_is_chain_of_steps(void **state)
 
 #if HAVE_MXCSR
 /*
- * The definition of DESIGN §2 written out independently: float, FTZ|DAZ
+ * The C reference of docs/numerics.md written out independently: float, FTZ|DAZ
  * set by the caller (below), no fused multiply-add, NaN canonicalized.
  * noinline, so that its arithmetic stays between the mode switches.
  */

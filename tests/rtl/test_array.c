@@ -149,10 +149,11 @@ static void test_array_negative_zero_survives_padding(void **state)
 }
 
 /* Stall-free shapes finish in exactly the predicted cycles; the prediction
- * is within the DESIGN §4 double-buffered model; M >= 4 ROWS reaches 95%
- * once the GEMM is long enough to hide the array's fill and drain (Latency
- * cycles). On the pipelined 4x6 array (4 cycles per PE) this also checks
- * that overlapping tile loads keep the weight port at one row per cycle. */
+ * is within the double-buffered model (docs/array.md, Cycle model); M >= 4
+ * ROWS reaches 95% once the GEMM is long enough to hide the array's fill and
+ * drain (Latency cycles). On the pipelined 4x6 array (4 cycles per PE) this
+ * also checks that overlapping tile loads keep the weight port at one row
+ * per cycle. */
 static void check_cycles(struct ftpu_sim *sim, const size_t (*shapes)[3], size_t n)
 {
 	struct ftpu_array_dims d;
@@ -161,18 +162,18 @@ static void check_cycles(struct ftpu_sim *sim, const size_t (*shapes)[3], size_t
 		size_t M = shapes[i][0], K = shapes[i][1], N = shapes[i][2];
 		struct array_gemm_stats st = run_case(sim, M, K, N, false, 0, 99 + i);
 		uint64_t fold = M > d.rows ? M : d.rows;
-		/* DESIGN §4 with P = the PE's vertical pipeline depth */
-		uint64_t design = d.rows + st.folds * fold +
-				  d.row_delay * (d.rows + d.cols - 2);
+		/* the model with P = the PE's vertical pipeline depth */
+		uint64_t model = d.rows + st.folds * fold +
+				 d.row_delay * (d.rows + d.cols - 2);
 		double util = (double)M * K * N / ((double)d.rows * d.cols * st.cycles);
 		printf("%ux%u D=%u %3zux%3zux%3zu: %llu cycles, schedule %llu, "
-		       "DESIGN model %llu, psum waits %llu, utilization %.1f%%\n",
+		       "model %llu, psum waits %llu, utilization %.1f%%\n",
 		       d.rows, d.cols, d.row_delay, M, K, N,
 		       (unsigned long long)st.cycles, (unsigned long long)st.predicted,
-		       (unsigned long long)design, (unsigned long long)st.stalls,
+		       (unsigned long long)model, (unsigned long long)st.stalls,
 		       100 * util);
 		assert_int_equal(st.cycles, st.predicted);
-		assert_true(st.cycles <= design);
+		assert_true(st.cycles <= model);
 		if (M >= 4 * d.rows && st.folds * M >= 19 * d.latency)
 			assert_true(util >= 0.95);
 	}
