@@ -80,7 +80,7 @@ $(LIBFTPU): $(LIB_OBJS)
 # that wants "sim" links the device models too (as the tools here do).
 SO_VERSION := 0.2.0
 LIBFTPU_SO := $(BUILD)/host-lib/libftpu.so.$(SO_VERSION)
-LIB_SO_MODELS := device_16 device_4p board_icebreaker
+LIB_SO_MODELS := device_16 device_4p $(SIM_BOARDS:%=board_%)
 LIB_PIC_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
@@ -99,7 +99,7 @@ $(LIBFTPU_SO): $(LIB_PIC_OBJS) $(call model_libs,$(LIB_SO_MODELS)) host-lib/libf
 
 # --- the ftpu command ------------------------------------------------------------
 FTPU_CLI := $(BUILD)/tools/ftpu
-ftpu_MODELS := device_16 device_4p board_icebreaker
+ftpu_MODELS := device_16 device_4p $(SIM_BOARDS:%=board_%)
 $(FTPU_CLI): $(BUILD)/tools/ftpu.o $(call model_libs,$(ftpu_MODELS)) $(LIBFTPU)
 	$(CXX) $< $(call model_link,$(ftpu_MODELS)) $(LIBFTPU) -o $@ -lz -lpthread $(LDLIBS)
 

@@ -14,8 +14,9 @@
  *
  * Options: rows=N,cols=N (16: device_16, the default; 4: device_4p, the
  * boards' pipeline on a 4x4 array), trace=FILE.fst (a TRACE=1 build),
- * board=icebreaker (the iCEBreaker's top behind its pins: the UART PHY at
- * 3 Mbaud, a 2x2 array; sim/board_shim.cpp, docs/boards.md).
+ * board=NAME (a board's top behind its pins: the UART PHY at the board's
+ * baud rate and array; sim/board_shim.cpp, docs/boards.md): icebreaker,
+ * tangnano20k.
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,6 +34,7 @@
 #pragma weak ftpu_sim_open_device_16
 #pragma weak ftpu_sim_open_device_4p
 #pragma weak ftpu_sim_open_board_icebreaker
+#pragma weak ftpu_sim_open_board_tangnano20k
 #pragma weak ftpu_sim_close
 #pragma weak ftpu_sim_device_push
 #pragma weak ftpu_sim_device_pull
@@ -66,6 +68,26 @@ static bool parse_uint(const char *s, size_t len, unsigned *out)
 	return true;
 }
 
+/* The simulated boards (mk/models/boards.mk SIM_BOARDS): the name after
+ * board= and the model's opener, NULL when this program was linked
+ * without it. */
+struct sim_board {
+	const char *name;
+	struct ftpu_sim *(*open)(const char *trace_path);
+};
+
+static const struct sim_board *find_board(const char *name, size_t len)
+{
+	static const struct sim_board boards[] = {
+		{ "icebreaker", ftpu_sim_open_board_icebreaker },
+		{ "tangnano20k", ftpu_sim_open_board_tangnano20k },
+	};
+	for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++)
+		if (strlen(boards[i].name) == len && !memcmp(boards[i].name, name, len))
+			return &boards[i];
+	return NULL;
+}
+
 /* Whether the options name rows= or cols= (board= sets its own array). */
 static bool opts_have_rows(const char *opts)
 {
@@ -79,7 +101,7 @@ static bool opts_have_rows(const char *opts)
 static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 {
 	unsigned rows = 16, cols = 0;
-	bool board = false;
+	const struct sim_board *board = NULL;
 	char trace[1024] = "";
 	const char *p = opts;
 
@@ -109,12 +131,12 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 				return FTPU_ERR_INVALID;
 			}
 		} else if (klen == 5 && !memcmp(p, "board", 5)) {
-			if (vlen != 10 || memcmp(val, "icebreaker", 10)) {
-				snprintf(err, err_len, "no simulated board \"%.*s\" (built: icebreaker)",
-					 (int)vlen, val);
+			board = find_board(val, vlen);
+			if (!board) {
+				snprintf(err, err_len, "no simulated board \"%.*s\" (built: "
+					 "icebreaker, tangnano20k)", (int)vlen, val);
 				return FTPU_ERR_UNSUPPORTED;
 			}
-			board = true;
 		} else if (klen == 5 && !memcmp(p, "trace", 5)) {
 			if (vlen == 0 || vlen >= sizeof(trace)) {
 				snprintf(err, err_len, "sim option trace= needs a file name");
@@ -146,11 +168,11 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 			 "device (link the device models, see mk/models.mk)");
 		return FTPU_ERR_UNSUPPORTED;
 	}
-	if (board && (opts_have_rows(opts) || !ftpu_sim_open_board_icebreaker)) {
+	if (board && (opts_have_rows(opts) || !board->open)) {
 		snprintf(err, err_len, opts_have_rows(opts) ?
 			 "sim:board= takes no rows/cols (the board sets its array)" :
 			 "this program was linked without the simulated board "
-			 "(link the board_icebreaker model, see mk/models/boards.mk)");
+			 "(link its board_ model, see mk/models/boards.mk)");
 		return opts_have_rows(opts) ? FTPU_ERR_INVALID : FTPU_ERR_UNSUPPORTED;
 	}
 	if (!board && rows != 16 && rows != 4) {
@@ -164,7 +186,7 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 		snprintf(err, err_len, "out of memory");
 		return FTPU_ERR_NOMEM;
 	}
-	c->sim = board ? ftpu_sim_open_board_icebreaker(trace[0] ? trace : NULL) :
+	c->sim = board ? board->open(trace[0] ? trace : NULL) :
 		 rows == 16 ? ftpu_sim_open_device_16(trace[0] ? trace : NULL) :
 			      ftpu_sim_open_device_4p(trace[0] ? trace : NULL);
 	if (!c->sim) {

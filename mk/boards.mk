@@ -1,14 +1,15 @@
 # Boards (boards/<board>/, docs/boards.md): a top and constraints per board,
-# Yosys resource estimates for all of them, and the iCE40 bitstream flow.
+# Yosys resource estimates for all of them, and the open bitstream flows.
 #
-#   make boards                    every board's estimate against its part
+#   make boards                      every board's estimate against its part
 #   make bitstream BOARD=icebreaker  Yosys + nextpnr-ice40 + icepack
-#   make flash BOARD=icebreaker      openFPGALoader
-#   make bitstream BOARD=ulx3s|arty|litefury  writes the place-and-route
-#                                  script for the user's nextpnr-ecp5 / Vivado
+#   make bitstream BOARD=ulx3s       Yosys + nextpnr-ecp5 + ecppack
+#   make bitstream BOARD=tangnano20k Yosys + nextpnr-himbaechel (Gowin) + gowin_pack
+#   make flash BOARD=...             openFPGALoader
+#   make bitstream BOARD=arty|litefury  prints the Vivado command
 #
 # A board's boards/<board>/board.mk sets <board>_TOP, _SRCS (its own RTL),
-# _FAMILY (ice40, ecp5, xc7), _PARAMS (the device's parameters, passed to
+# _FAMILY (ice40, ecp5, gowin, xc7), _PARAMS (the device's parameters, passed to
 # the top), _PART (text), and _CAP: the part's LUT FF DSP BRAM counts in
 # the units docs/synth.md's columns use.
 
@@ -26,10 +27,13 @@ BOARD_RTL := $(RTL_CORE) $(wildcard rtl/link/*.sv) $(RTL_CPU) rtl/ftpu_top.sv
 # array). Counts are then an upper bound: no optimization across modules
 # (13% more LUTs than flattened for the iCEBreaker's device, measured).
 # (synth_xilinx does not flatten unless asked.)
-board_estimate_cmd = $($($(1)_FAMILY)_SYNTH_CMD)$(if $(filter xc7,$($(1)_FAMILY)),, -noflatten)
+# A board with <board>_ESTIMATE_FLAT = yes is estimated flattened, as its
+# bitstream is synthesized (a small device, where the bound is too loose).
+board_estimate_cmd = $(call board_synth_cmd,$(1))$(if $(filter xc7,$($(1)_FAMILY))$($(1)_ESTIMATE_FLAT),, -noflatten)
 # The primitives board tops instantiate (PLL, clock buffers), per family.
 ice40_SYNTH_LIBS := +/ice40/cells_sim.v
 ecp5_SYNTH_LIBS := +/ecp5/cells_bb.v
+gowin_SYNTH_LIBS :=
 xc7_SYNTH_LIBS := +/xilinx/cells_xtra.v
 # The firmware goes into the design as ftpu_fw_rom.svh (ftpu_cpu_mem).
 board_env = SYNTH_SRCS="$(BOARD_RTL) $($(1)_SRCS)" SYNTH_INC=rtl/include SYNTH_TOP=$($(1)_TOP) \
@@ -54,40 +58,80 @@ boards: $(foreach b,$(BOARDS),$(BOARD_DIR)/$(b)/estimate.stat.json) scripts/boar
 	 bash scripts/docs/splice.sh docs/boards.md boards-estimate $(BOARD_DIR)/estimate.md || exit 1; \
 	 exit $$rc
 
-# --- iCE40: bitstream and flash --------------------------------------------------
+# --- bitstreams: Yosys, nextpnr, the family's packer; and flash ----------------
+# A board that has a flow sets <board>_NEXTPNR (the nextpnr command with its
+# device flags), _CONSTRAINTS (its pin file in boards/<board>/), _FREQ (MHz,
+# checked by nextpnr), _LOADER (openFPGALoader's -b) and, where the family
+# needs one, _PACK (the packer with its device flag) and _SYNTH (the
+# synth_* command, when the family's default does not fit the part).
+board_synth_cmd = $(or $($(1)_SYNTH),$($($(1)_FAMILY)_SYNTH_CMD))
+# Per family: how nextpnr takes the pins and writes its result, how that is
+# packed ($(1) board, $(2) nextpnr's output, $(3) the bitstream), and the
+# bitstream's file name. Gowin's pins come in through _NEXTPNR (--vopt cst).
+ice40_PNR_IO = --pcf boards/$(1)/$($(1)_CONSTRAINTS) --asc $(2)
+ecp5_PNR_IO = --lpf boards/$(1)/$($(1)_CONSTRAINTS) --textcfg $(2)
+gowin_PNR_IO = --write $(2)
+ice40_PACK_CMD = $(ICEPACK) $(2) $(3)
+ecp5_PACK_CMD = $(ECPPACK) --compress $(2) $(3)
+gowin_PACK_CMD = $($(1)_PACK) -o $(3) $(2)
+ice40_BITFILE := ftpu.bin
+ecp5_BITFILE := ftpu.bit
+gowin_BITFILE := ftpu.fs
+board_bitfile = $(BOARD_DIR)/$(1)/$($($(1)_FAMILY)_BITFILE)
+
 $(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk scripts/synth/synth.sh \
 		$(FW_ROM_SVH)
 	@mkdir -p $(@D)
-	@echo "YOSYS  $* bitstream netlist ($($*_PARAMS))"
-	@$(call board_env,$*) SYNTH_CMD="$(ice40_SYNTH_CMD)" \
+	@echo "YOSYS  $* bitstream netlist ($(call board_synth_cmd,$*): $($*_PARAMS))"
+	@$(call board_env,$*) SYNTH_CMD="$(call board_synth_cmd,$*)" \
 		SYNTH_OUT=$(BOARD_DIR)/$*/ftpu SYNTH_NETLIST=$@.tmp \
 		bash scripts/synth/synth.sh $(BOARD_DIR)/$*/yosys.log \
 		|| { echo "boards: Yosys failed, see $(BOARD_DIR)/$*/yosys.log" >&2; exit 1; }
 	@mv $@.tmp $@
-# No --timing-allow-fail: missing the board's clock fails the build.
-$(BOARD_DIR)/%/ftpu.asc: $(BOARD_DIR)/%/ftpu.json boards/%/$$($$*_CONSTRAINTS)
-	@echo "PNR    $* ($($*_NEXTPNR) --freq $($*_FREQ))"
-	@$($*_NEXTPNR) --freq $($*_FREQ) --seed 1 --json $< --pcf boards/$*/$($*_CONSTRAINTS) \
-		--asc $@.tmp --report $(@D)/pnr.report.json > $(@D)/pnr.log 2>&1 \
-		|| { grep -E "ERROR|Max frequency|Device utilisation" -A0 $(@D)/pnr.log | tail -20; \
-		     echo "boards: nextpnr failed for $*, see $(@D)/pnr.log" >&2; exit 1; }
+# No --timing-allow-fail: missing the board's clock fails the build (the
+# log's last lines say by how much). The report (--report) is JSON:
+# utilisation per cell type and Fmax per clock.
+$(BOARD_DIR)/%/ftpu.pnr: $(BOARD_DIR)/%/ftpu.json boards/%/$$($$*_CONSTRAINTS)
+	@echo "PNR    $* ($(notdir $(firstword $($*_NEXTPNR))) --freq $($*_FREQ))"
+	@start=$$(date +%s); \
+	 $($*_NEXTPNR) --freq $($*_FREQ) --seed 1 --json $< $(call $($*_FAMILY)_PNR_IO,$*,$@.tmp) \
+		--report $(@D)/pnr.report.json > $(@D)/pnr.log 2>&1 \
+		|| { grep -E "ERROR|Max frequency|utilisation" -A0 $(@D)/pnr.log | tail -20; \
+		     echo "boards: nextpnr failed for $*, see $(@D)/pnr.log" >&2; exit 1; }; \
+	 echo $$(( $$(date +%s) - start )) > $(@D)/pnr.seconds
 	@grep -E "Max frequency for clock" $(@D)/pnr.log | tail -2
 	@mv $@.tmp $@
-$(BOARD_DIR)/%/ftpu.bin: $(BOARD_DIR)/%/ftpu.asc
-	$(ICEPACK) $< $@
+$(BOARD_DIR)/%/ftpu.bin $(BOARD_DIR)/%/ftpu.bit $(BOARD_DIR)/%/ftpu.fs: $(BOARD_DIR)/%/ftpu.pnr
+	$(call $($*_FAMILY)_PACK_CMD,$*,$<,$@.tmp)
+	@mv $@.tmp $@
 
-ifeq ($($(BOARD)_FAMILY),ice40)
-bitstream: $(BOARD_DIR)/$(BOARD)/ftpu.bin
-	@echo "bitstream: $<"
-flash: $(BOARD_DIR)/$(BOARD)/ftpu.bin
+# The boards with an open flow, and the table of their nextpnr reports in
+# docs/boards.md (between its "boards-pnr" markers), with the tools' versions.
+PNR_BOARDS := $(foreach b,$(BOARDS),$(if $($(b)_NEXTPNR),$(b)))
+pnr_args = $(foreach b,$(PNR_BOARDS),"$(b)|$($(b)_FAMILY)|$($(b)_PART)|$($(b)_PARAMS)|$($(b)_FREQ)")
+boards-pnr-table: scripts/boards/pnr_table.py
+	@{ echo "From \`make bitstream\` ($$($(YOSYS) -V | cut -d' ' -f1-2), nextpnr" \
+		"$$($(NEXTPNR_ICE40) --version 2>&1 | grep -o '[0-9]*\.[0-9.]*' | head -1)):"; echo; \
+	  python3 scripts/boards/pnr_table.py $(BOARD_DIR) $(call pnr_args); } > $(BOARD_DIR)/pnr.md
+	@bash scripts/docs/splice.sh docs/boards.md boards-pnr $(BOARD_DIR)/pnr.md
+# Every board's bitstream (long: minutes to an hour each on 2 cores).
+bitstreams:
+	@rc=0; for b in $(PNR_BOARDS); do $(MAKE) --no-print-directory bitstream BOARD=$$b || rc=1; done; \
+	 $(MAKE) --no-print-directory boards-pnr-table; exit $$rc
+
+ifneq ($($(BOARD)_NEXTPNR),)
+bitstream: $(call board_bitfile,$(BOARD))
+	@echo "bitstream: $< ($$(cat $(BOARD_DIR)/$(BOARD)/pnr.seconds) s of place and route)"
+	@$(MAKE) --no-print-directory boards-pnr-table
+flash: $(call board_bitfile,$(BOARD))
 	$(OPENFPGALOADER) -b $($(BOARD)_LOADER) $<
 else
 bitstream flash:
-	@echo "$(BOARD): $($(BOARD)_FAMILY) place and route runs with the user's tools:" >&2
+	@echo "$(BOARD): $($(BOARD)_FAMILY) place and route runs with the vendor's tools:" >&2
 	@echo "  $($(BOARD)_PNR_HOWTO)" >&2
 	@echo "(docs/boards.md, section $(BOARD))" >&2
 	@exit 1
 endif
 
-.PRECIOUS: $(BOARD_DIR)/%/estimate.stat.json $(BOARD_DIR)/%/ftpu.json $(BOARD_DIR)/%/ftpu.asc
-.PHONY: boards bitstream flash
+.PRECIOUS: $(BOARD_DIR)/%/estimate.stat.json $(BOARD_DIR)/%/ftpu.json $(BOARD_DIR)/%/ftpu.pnr
+.PHONY: boards bitstream bitstreams boards-pnr-table flash

@@ -9,12 +9,13 @@ LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_ac
 	ftpu_activate_unit:core ftpu_output_unit:core ftpu_core:core ftpu_link_mux:link \
 	ftpu_link_errors:link ftpu_top:all ftpu_phy_uart:link ftpu_phy_ft245:link \
 	ftpu_phy_axis:link ftpu_icebreaker:boards ftpu_ulx3s:boards ftpu_arty:boards \
-	ftpu_icebreaker_tb:boards ftpu_rv32i:cpu ftpu_cpu:cpu ftpu_cpu_tb:cputb
+	ftpu_tangnano20k:boards ftpu_icebreaker_tb:boards ftpu_tangnano20k_tb:boards ftpu_rv32i:cpu ftpu_cpu:cpu ftpu_cpu_tb:cputb
 LINT_STAMP := $(BUILD)/lint/ok
 # The UART boards' tops and the simulated iCEBreaker (the LiteFury top needs
 # Xilinx primitives and the XDMA IP: Yosys reads it in make boards).
-LINT_BOARDS := $(sort $(BOARD_COMMON) $(icebreaker_SRCS) $(ulx3s_SRCS) $(arty_SRCS)) \
-	sim/tops/ftpu_icebreaker_tb.sv
+LINT_BOARDS := $(sort $(BOARD_COMMON) $(icebreaker_SRCS) $(ulx3s_SRCS) $(arty_SRCS) \
+	$(tangnano20k_SRCS)) \
+	$(SIM_BOARDS:%=sim/tops/ftpu_%_tb.sv)
 lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_LINK),\
 	$(if $(filter cpu,$(1)),$(RTL_CPU),$(if $(filter cputb,$(1)),$(RTL_CPU) sim/tops/ftpu_cpu_tb.sv,\
 	$(if $(filter boards,$(1)),$(RTL_ALL) $(LINT_BOARDS),$(RTL_ALL))))))

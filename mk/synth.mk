@@ -37,6 +37,8 @@ SYNTH_FAMILIES := ice40 ecp5 xc7
 # (synth_ice40 maps with the timing-driven abc9 by default.)
 ice40_SYNTH_CMD := synth_ice40 -device u -dsp
 ecp5_SYNTH_CMD := synth_ecp5
+# (Gowin: boards only; a board names its family, e.g. -family gw2a.)
+gowin_SYNTH_CMD := synth_gowin
 # -noiopad: a core module, not a chip top; no IBUF/OBUF on its ports.
 xc7_SYNTH_CMD := synth_xilinx -family xc7 -noiopad
 

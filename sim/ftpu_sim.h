@@ -272,6 +272,9 @@ struct ftpu_sim *ftpu_sim_open_device_4p(const char *trace_path);
  * 3 Mbaud UART at the board's 24 MHz, the idle is its busy LED; no register
  * port or counters (sim/board_shim.cpp). A 2x2 array, small memories. */
 struct ftpu_sim *ftpu_sim_open_board_icebreaker(const char *trace_path);
+/* The Tang Nano 20K's top (boards/tangnano20k/) the same way: 3 Mbaud at the
+ * board's 27 MHz, a 2x2 array. */
+struct ftpu_sim *ftpu_sim_open_board_tangnano20k(const char *trace_path);
 
 /* A device model's parameters (mk/models.mk), as INFO reports them and the
  * build-only ones. The model comes out of its opener reset (4 cycles);

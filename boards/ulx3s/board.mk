@@ -1,5 +1,4 @@
 # ULX3S: ECP5 LFE5U-85F-6BG381C, 25 MHz oscillator, UART over its FT231X.
-# Debian has no nextpnr-ecp5: place and route runs with the user's tools.
 ulx3s_TOP := ftpu_ulx3s
 ulx3s_SRCS := boards/ulx3s/ftpu_ulx3s.sv $(BOARD_COMMON)
 ulx3s_FAMILY := ecp5
@@ -8,7 +7,9 @@ ulx3s_PART := LFE5U-85F
 ulx3s_CAP := 83640 83640 156 208
 ulx3s_FIT := yes
 ulx3s_PARAMS := N=4 AddCuts=7 InFlight=8 UbVectors=4096 WmRows=8192 AccVectors=4096 \
-	BiasVectors=256 IqWords=8192 ClockHz=50000000 Baud=3000000
-ulx3s_PNR_HOWTO := yosys -p 'synth_ecp5 -top ftpu_ulx3s -json ftpu.json' ...; \
-	nextpnr-ecp5 --85k --package CABGA381 --lpf boards/ulx3s/ulx3s.lpf --json ftpu.json \
-	--textcfg ftpu.config; ecppack ftpu.config ftpu.bit; openFPGALoader -b ulx3s ftpu.bit
+	BiasVectors=256 IqWords=8192 ClockHz=33333333 Baud=3000000
+ulx3s_CONSTRAINTS := ulx3s.lpf
+ulx3s_NEXTPNR = $(NEXTPNR_ECP5) --85k --package CABGA381
+# 33.3 MHz from the PLL: at 50 MHz nextpnr routes the 4x4 device at 37.7.
+ulx3s_FREQ := 33.33
+ulx3s_LOADER := ulx3s

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // ftpu_ulx3s: the device on a ULX3S (ECP5 LFE5U-85F). The 25 MHz oscillator
-// feeds the PLL (50 MHz); the host link is the FT231X as a UART at Baud
-// (3 Mbaud, the FT231X's fastest: 16.7 clocks per bit). LEDs 0-3: busy,
+// feeds the PLL (33.3 MHz: the 4x4 device routes at 37.7 MHz, short of 50);
+// the host link is the FT231X as a UART at Baud (3 Mbaud, the FT231X's
+// fastest: 11.1 clocks per bit). LEDs 0-3: busy,
 // receiving, sending, line error. The PWR button resets the device.
 module ftpu_ulx3s #(
   parameter int          N           = 4,
@@ -12,7 +13,7 @@ module ftpu_ulx3s #(
   parameter int          AccVectors  = 4096,
   parameter int          BiasVectors = 256,
   parameter int          IqWords     = 8192,
-  parameter int unsigned ClockHz     = 50000000,
+  parameter int unsigned ClockHz     = 33333333,
   parameter int unsigned Baud        = 3000000
 ) (
   input  logic       clk_25mhz_i,
@@ -24,12 +25,12 @@ module ftpu_ulx3s #(
   logic clk, locked, rst_n;
 
 `ifdef SYNTHESIS
-  // 25 MHz / CLKI_DIV * CLKFB_DIV = 50 MHz on CLKOP; VCO 50 * CLKOP_DIV = 600 MHz.
+  // 25 MHz / CLKI_DIV * CLKFB_DIV = 33.3 MHz on CLKOP; VCO 33.3 * CLKOP_DIV = 600 MHz.
   EHXPLLL #(
-    .CLKI_DIV         (1),
-    .CLKFB_DIV        (2),
-    .CLKOP_DIV        (12),
-    .CLKOP_CPHASE     (11),
+    .CLKI_DIV         (3),
+    .CLKFB_DIV        (4),
+    .CLKOP_DIV        (18),
+    .CLKOP_CPHASE     (17),
     .CLKOP_ENABLE     ("ENABLED"),
     .FEEDBK_PATH      ("CLKOP"),
     .OUTDIVIDER_MUXA  ("DIVA")

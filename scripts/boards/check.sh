@@ -6,7 +6,9 @@
 #
 # Environment: BOARD_DIR (build/boards), holding <board>/estimate.stat.json.
 # Units per family: iCE40 SB_LUT4 (one per logic cell), SB_DFF*, SB_MAC16,
-# SB_RAM40_4K; ECP5 LUT4, TRELLIS_FF, MULT18X18D, DP16KD; Xilinx LUT1..6,
+# SB_RAM40_4K; ECP5 LUT4, TRELLIS_FF, MULT18X18D, DP16KD; Gowin LUT1..4 and
+# ALU (an ALU takes a LUT's place in the slice), DFF*, MULT*, the 18-kbit
+# BSRAM modes; Xilinx LUT1..6,
 # flip-flops, DSP48E1, RAMB36E1 (a RAMB18E1 counts one half).
 set -euo pipefail
 : "${BOARD_DIR:?}"
@@ -14,6 +16,7 @@ set -euo pipefail
 declare -A pats=(
 	[ice40]='^SB_LUT4$ ^SB_DFF ^SB_MAC16$ ^SB_RAM40_4K$'
 	[ecp5]='^LUT4$ ^TRELLIS_FF$ ^MULT18X18D$ ^DP16KD$'
+	[gowin]='^(LUT[1-4]|ALU)$ ^DFF ^MULT ^(SDPB|DPB|SP|pROM|SDPX9B|DPX9B|SPX9|pROMX9)$'
 	[xc7]='^LUT[1-6]$ ^FD[RSCP]E$ ^DSP48E1$ ^RAMB36E1$ ^RAMB18E1$'
 )
 

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_tangnano20k: the device on a Sipeed Tang Nano 20K (Gowin
+// GW2AR-LV18QN88C8/I7). The 27 MHz oscillator clocks the device directly;
+// the host link is the on-board BL616's USB-UART at Baud. LEDs 0-3 (active
+// low): busy, receiving, sending, line error. Button S1 (active high)
+// resets the device.
+//
+// The part's 20,736 LUT4 hold the 2x2 device with the hardware control
+// state machine (ControlCore 0), as on the iCEBreaker (docs/boards.md).
+module ftpu_tangnano20k #(
+  parameter int          N           = 2,
+  parameter int unsigned AddCuts     = 7,
+  parameter int          InFlight    = 8,
+  parameter int          UbVectors   = 512,
+  parameter int          WmRows      = 512,
+  parameter int          AccVectors  = 256,
+  parameter int          BiasVectors = 16,
+  parameter int          IqWords     = 1024,
+  parameter int unsigned ClockHz     = 27000000,
+  parameter int unsigned Baud        = 3000000
+) (
+  input  logic       clk_27mhz_i,
+  input  logic       uart_rx_i,   // pin 70, from the BL616
+  output logic       uart_tx_o,   // pin 69, to the BL616
+  input  logic       btn_i,       // S1, active high
+  output logic [3:0] led_no
+);
+  logic       rst_n;
+  logic [3:0] leds;
+
+  ftpu_board_reset u_reset (
+    .clk_i    (clk_27mhz_i),
+    .locked_i (1'b1),
+    .btn_ni   (!btn_i),
+    .rst_no   (rst_n)
+  );
+
+  ftpu_board_uart #(
+    .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
+    .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
+    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud), .ControlCore(0)
+  ) u_board (
+    .clk_i     (clk_27mhz_i),
+    .rst_ni    (rst_n),
+    .uart_rx_i,
+    .uart_tx_o,
+    .leds_o    (leds)
+  );
+
+  assign led_no = ~leds;
+endmodule

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_tangnano20k_tb: the Tang Nano 20K top as the simulator drives it
+// (sim/board_shim.cpp): the oscillator pin is the model's clock, rst_ni
+// is button S1 released (the button is active high), and LED 0, the
+// device's busy signal (active low), comes out as busy_o. Only pins cross
+// this wrapper.
+module ftpu_tangnano20k_tb #(
+  parameter int          N           = 2,
+  parameter int unsigned AddCuts     = 7,
+  parameter int          InFlight    = 8,
+  parameter int          UbVectors   = 512,
+  parameter int          WmRows      = 512,
+  parameter int          AccVectors  = 256,
+  parameter int          BiasVectors = 16,
+  parameter int          IqWords     = 1024,
+  parameter int unsigned ClockHz     = 27000000,
+  parameter int unsigned Baud        = 3000000
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic uart_rx_i,
+  output logic uart_tx_o,
+  output logic busy_o
+);
+  logic [3:0] led_n;
+  // LEDs 1-3 (receiving, sending, line error) are not pins the host sees.
+  logic       unused_leds;
+  assign unused_leds = ^led_n[3:1];
+
+  ftpu_tangnano20k #(
+    .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
+    .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
+    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud)
+  ) u_board (
+    .clk_27mhz_i (clk_i),
+    .uart_rx_i,
+    .uart_tx_o,
+    .btn_i       (!rst_ni),
+    .led_no      (led_n)
+  );
+
+  assign busy_o = !led_n[0];
+endmodule
