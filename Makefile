@@ -4,6 +4,7 @@
 #   make test          build and run the test suite (README's command)
 #   make demo          train the Fashion-MNIST MLP on the simulated device
 #   make deps          only install what is missing (scripts/deps.sh, scripts/tools.pin)
+#   make spec          regenerate what spec/ftpu.toml describes (make test checks it)
 #   make check-full    the long sweeps (exhaustive multiplier, ...)
 #   make lint          verilator -Wall and yosys read of every RTL file
 #   make synth         resource and Fmax report (docs/synth.md)
@@ -86,6 +87,19 @@ $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
+# --- the spec (spec/ftpu.toml): constants and configurations -------------------
+# spec/gen.py writes proto/ftpu_spec.h, rtl/ftpu_pkg.sv, mk/spec.mk and the
+# tables in docs/ from it; they are committed, and make test fails when one
+# disagrees with the spec (a hand edit, or a spec edit without make spec).
+include mk/spec.mk
+spec:
+	@python3 spec/gen.py
+SPEC_CHECK := $(BUILD)/spec/ok
+$(SPEC_CHECK): spec/ftpu.toml spec/gen.py $(wildcard proto/ftpu_spec.h rtl/ftpu_pkg.sv mk/spec.mk docs/*.md)
+	@python3 spec/gen.py --check
+	@mkdir -p $(@D) && touch $@
+spec-check: $(SPEC_CHECK)
+
 # --- Verilated models (see mk/models.mk) ------------------------------------
 include mk/models.mk
 
@@ -167,7 +181,7 @@ export FTPU_TRACE_DIR := $(abspath $(WAVES))
 endif
 
 # boards: every board's Yosys estimate against its part (mk/boards.mk).
-test: $(TESTS) lint boards
+test: $(TESTS) spec-check lint boards
 	@mkdir -p $(WAVES)
 	@bash scripts/run-tests.sh $(TESTS)
 
@@ -241,5 +255,6 @@ clean:
 distclean: clean
 	rm -rf .venv
 
-.PHONY: all deps test check-full bench clean distclean sim lint synth demo install fashion_mnist
+.PHONY: all deps test check-full bench clean distclean sim lint synth demo install fashion_mnist \
+	spec spec-check
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

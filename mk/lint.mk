@@ -16,11 +16,11 @@ LINT_STAMP := $(BUILD)/lint/ok
 LINT_BOARDS := $(sort $(BOARD_COMMON) $(icebreaker_SRCS) $(ulx3s_SRCS) $(arty_SRCS) \
 	$(tangnano20k_SRCS)) \
 	$(SIM_BOARDS:%=sim/tops/ftpu_%_tb.sv)
-lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_LINK),\
+lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_PKG) $(RTL_LINK),\
 	$(if $(filter cpu,$(1)),$(RTL_CPU),$(if $(filter cputb,$(1)),$(RTL_CPU) sim/tops/ftpu_cpu_tb.sv,\
 	$(if $(filter boards,$(1)),$(RTL_ALL) $(LINT_BOARDS),$(RTL_ALL))))))
 
-$(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt)
+$(LINT_STAMP): $(RTL_ALL) $(RTL_PKG) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rtl/*.vlt)
 	@mkdir -p $(@D)
 	@set -e; $(foreach t,$(LINT_TOPS), \
 		echo "lint: verilator -Wall $(word 1,$(subst :, ,$(t)))"; \
@@ -32,7 +32,8 @@ $(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rt
 		$(VERILATOR) --lint-only -Wall --top-module ftpu_lanes -GUnit=$$u \
 			$(RTL_CORE) sim/tops/ftpu_lanes.sv; \
 	done; \
-	$(VERILATOR) --lint-only -Wall --top-module ftpu_link_loop $(RTL_LINK) sim/tops/ftpu_link_loop.sv; \
+	$(VERILATOR) --lint-only -Wall --top-module ftpu_link_loop $(RTL_PKG) $(RTL_LINK) \
+		sim/tops/ftpu_link_loop.sv; \
 	$(VERILATOR) --lint-only -Wall --top-module ftpu_matrix_unit_tb $(RTL_CORE) \
 		sim/tops/ftpu_matrix_unit_tb.sv
 	@echo "lint: yosys read_verilog -sv of rtl/"
@@ -41,8 +42,8 @@ $(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rt
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_matrix_unit; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_activate; proc; \
 		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_control; proc; \
-		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
-		design -reset; read_verilog -sv $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc; \
+		design -reset; read_verilog -sv $(RTL_PKG) $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
+		design -reset; read_verilog -sv $(RTL_PKG) $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc; \
 		design -reset; read_verilog -sv $(RTL_CPU); hierarchy -check -top ftpu_cpu; proc; \
 		design -reset; read_verilog -sv $(RTL_ALL); \
 		hierarchy -check -top ftpu_top -chparam UbVectors 64 -chparam WmRows 64 \

@@ -24,7 +24,10 @@ VFLAGS_COMMON := --cc -Wall -Wno-fatal --x-assign fast --x-initial fast -O3 \
 SHIM_CXXFLAGS := -std=c++17 -O2 -g -fPIC -Wall -Wextra -Werror -Isim -isystem $(VINC) \
 	-isystem $(VINC)/vltstd $(if $(filter 1,$(TRACE)),-DFTPU_TRACE=1 -DVM_TRACE=1 -DVM_TRACE_FST=1)
 
-RTL_CORE := $(wildcard rtl/core/*.sv)
+# The package of spec constants (spec/gen.py) goes first into every list
+# that reads rtl/core or rtl/link.
+RTL_PKG := rtl/ftpu_pkg.sv
+RTL_CORE := $(RTL_PKG) $(wildcard rtl/core/*.sv)
 # The link layer without its PHY adapters (rtl/link/ftpu_phy_*.sv): the
 # byte-stream models do not include them, and a PHY edit rebuilds only the
 # models that do (mk/models/*.mk).
@@ -42,11 +45,13 @@ FW_ROM_SVH := $(abspath $(BUILD)/fw/ftpu_fw_rom.svh)
 # all three (a partial sum spends 4 cycles in a PE) to meet timing; the
 # simulated device uses none, which Verilator runs ~60% faster (bench/).
 # The lanes and the 4x6 array test the boards' pipelined configuration.
-BOARD_ADD_CUTS := 7
-SIM_ADD_CUTS := 0
-popcount3 = $(shell echo $$(( ($(1) & 1) + ($(1) >> 1 & 1) + ($(1) >> 2 & 1) )))
-# Clocks by which a lanes model's adder results trail its inputs.
-lanes_delay = $(shell echo $$(( $(call popcount3,$(1)) > 0 ? $(call popcount3,$(1)) - 1 : 0 )))
+# Both come from the spec's configurations (mk/spec.mk): device_4p is at
+# the boards' depth, the default one is the simulated device's.
+BOARD_ADD_CUTS := $(call spec_param,device_4p,AddCuts)
+SIM_ADD_CUTS := $(call spec_param,default,AddCuts)
+# Clocks by which a lanes model's adder results trail its inputs: the
+# adder's latency (RowDelay - 1) less the one the caller registers.
+lanes_delay = $(shell echo $$(( $(SPEC_ROW_DELAY_$(1)) > 1 ? $(SPEC_ROW_DELAY_$(1)) - 2 : 0 )))
 
 # Numeric unit lanes: many copies of one unit side by side, for fast sweeps.
 # $(1) model, $(2) unit number, $(3) whether its results pass the adder.
@@ -70,7 +75,7 @@ array_$(1)x$(2)_SRCS := $(RTL_CORE)
 array_$(1)x$(2)_VFLAGS := -GRows=$(1) -GCols=$(2) -GAddCuts=$(3)
 array_$(1)x$(2)_SHIM := sim/array_shim.cpp
 array_$(1)x$(2)_SHIMFLAGS := -DFTPU_ROWS=$(1) -DFTPU_COLS=$(2) \
-	-DFTPU_ROW_DELAY=$(shell echo $$(( 1 + $(call popcount3,$(3)) )))
+	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(3))
 endef
 $(eval $(call array_model,16,16,$(SIM_ADD_CUTS)))
 $(eval $(call array_model,8,8,$(SIM_ADD_CUTS)))
@@ -82,7 +87,7 @@ MODELS := mul_lanes add_lanes mac_lanes act_lanes cvt_lanes array_16x16 array_8x
 # receive buffer that holds two largest frames.
 LINK_DEPTH := 8192
 link_loop_TOP := ftpu_link_loop
-link_loop_SRCS := $(RTL_LINK_CORE) sim/tops/ftpu_link_loop.sv
+link_loop_SRCS := $(RTL_PKG) $(RTL_LINK_CORE) sim/tops/ftpu_link_loop.sv
 link_loop_VFLAGS := -GDepth=$(LINK_DEPTH)
 link_loop_SHIM := sim/link_shim.cpp
 link_loop_SHIMFLAGS := -DFTPU_LINK_DEPTH=$(LINK_DEPTH)
@@ -100,7 +105,7 @@ matrix_unit_16_VFLAGS := -GN=16 -GAddCuts=$(SIM_ADD_CUTS) -GUbAddrW=$(MU_UB_ADDR
 	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
 matrix_unit_16_SHIM := sim/matrix_unit_shim.cpp
 matrix_unit_16_SHIMFLAGS := -DFTPU_N=16 \
-	-DFTPU_ROW_DELAY=$(shell echo $$(( 1 + $(call popcount3,$(SIM_ADD_CUTS)) ))) \
+	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(SIM_ADD_CUTS)) \
 	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
 	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
 MODELS += matrix_unit_16
@@ -114,60 +119,45 @@ matrix_unit_4p_VFLAGS := -GN=4 -GAddCuts=$(BOARD_ADD_CUTS) -GUbAddrW=$(MU_UB_ADD
 	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W) -GInFlight=8
 matrix_unit_4p_SHIM := sim/matrix_unit_shim.cpp
 matrix_unit_4p_SHIMFLAGS := -DFTPU_N=4 \
-	-DFTPU_ROW_DELAY=$(shell echo $$(( 1 + $(call popcount3,$(BOARD_ADD_CUTS)) ))) \
+	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(BOARD_ADD_CUTS)) \
 	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
 	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
 MODELS += matrix_unit_4p
 
 
 # The control plane (rtl/core/ftpu_control.sv) as its own top, with INFO
-# values unlike the defaults (and a configuration driver/ref_device.c takes:
-# square array, WEIGHT_TILES * ROWS weight rows) so that swapped values show.
-CTL_PARAMS := ROWS=8 COLS=8 UB_VECTORS=1000 WEIGHT_TILES=300 ACC_VECTORS=700 \
-	BIAS_VECTORS=50 IQ_WORDS=5000 CLOCK_HZ=123456789 ROW_DELAY=3 MAX_PAYLOAD=4096
-ctl_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(CTL_PARAMS)))
+# values unlike the defaults: the spec's "control" configuration.
 control_TOP := ftpu_control
 control_SRCS := $(RTL_CORE)
-control_VFLAGS := -GRows=$(call ctl_param,ROWS) -GCols=$(call ctl_param,COLS) \
-	-GUbVectors=$(call ctl_param,UB_VECTORS) -GWeightTiles=$(call ctl_param,WEIGHT_TILES) \
-	-GAccVectors=$(call ctl_param,ACC_VECTORS) -GBiasVectors=$(call ctl_param,BIAS_VECTORS) \
-	-GIqWords=$(call ctl_param,IQ_WORDS) -GClockHz=$(call ctl_param,CLOCK_HZ) \
-	-GRowDelay=$(call ctl_param,ROW_DELAY) -GMaxPayload=$(call ctl_param,MAX_PAYLOAD)
+control_VFLAGS := -GRows=$(call spec_param,control,N) -GCols=$(call spec_param,control,N) \
+	-GUbVectors=$(call spec_param,control,UbVectors) \
+	-GWeightTiles=$(call spec_param,control,WeightTiles) \
+	-GAccVectors=$(call spec_param,control,AccVectors) \
+	-GBiasVectors=$(call spec_param,control,BiasVectors) \
+	-GIqWords=$(call spec_param,control,IqWords) -GClockHz=$(call spec_param,control,ClockHz) \
+	-GRowDelay=$(SPEC_control_ROW_DELAY) -GMaxPayload=$(SPEC_MAX_PAYLOAD)
 control_SHIM := sim/control_shim.cpp
-control_SHIMFLAGS := $(foreach p,$(CTL_PARAMS),-DFTPU_CTL_$(p))
+control_SHIMFLAGS := $(SPEC_control_DEFINES) -DFTPU_DEV_MAX_PAYLOAD=$(SPEC_MAX_PAYLOAD)
 MODELS += control
 
 # The whole device (rtl/ftpu_top.sv): link bytes in and out, the register
-# port. device_16 is the simulated device with the C model's default sizes
-# (driver/ref_device.c); device_4p a 4x4 array at the boards' pipeline depth
-# (AddCuts 7, RowDelay 4, InFlight 8 as matrix_unit_4p) with small memories,
-# so that range faults and chunked GEMMs are cheap to reach. Both run the
-# control core (ControlCore=1, the default) with the firmware's ROM image.
-DEVICE_16_PARAMS := N=16 AddCuts=$(SIM_ADD_CUTS) UbVectors=4096 WmRows=16384 \
-	AccVectors=4096 BiasVectors=256 IqWords=8192 ClockHz=100000000 InFlight=4
-DEVICE_4P_PARAMS := N=4 AddCuts=$(BOARD_ADD_CUTS) UbVectors=256 WmRows=256 \
-	AccVectors=256 BiasVectors=16 IqWords=8192 ClockHz=100000000 InFlight=8
-dev_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
-# $(1) model name, $(2) its parameter list.
+# port, at one of the spec's configurations (spec/ftpu.toml, mk/spec.mk):
+# device_16 is the simulated device with the C model's default sizes,
+# device_4p a 4x4 array at the boards' pipeline depth (AddCuts 7, RowDelay 4,
+# InFlight 8 as matrix_unit_4p) with small memories, so that range faults
+# and chunked GEMMs are cheap to reach. Both run the control core
+# (ControlCore=1, the default) with the firmware's ROM image.
+# $(1) model name = configuration name.
 define device_model
 $(1)_TOP := ftpu_top
 $(1)_SRCS := $(RTL_CORE) $(RTL_LINK_CORE) $(RTL_CPU) rtl/ftpu_top.sv
-$(1)_VFLAGS := $(foreach p,$(2),-G$(p)) -GControlCore=1 -GRomInit=\"embedded\" \
+$(1)_VFLAGS := $(SPEC_$(1)_VFLAGS) -GControlCore=1 -GRomInit=\"embedded\" \
 	+define+FTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))
 $(1)_SHIM := sim/device_shim.cpp
-$(1)_SHIMFLAGS := -DFTPU_DEV_N=$(call dev_param,N,$(2)) \
-	-DFTPU_DEV_ADD_CUTS=$(call dev_param,AddCuts,$(2)) \
-	-DFTPU_DEV_ROW_DELAY=$(shell echo $$(( 1 + $(call popcount3,$(call dev_param,AddCuts,$(2))) ))) \
-	-DFTPU_DEV_UB_VECTORS=$(call dev_param,UbVectors,$(2)) \
-	-DFTPU_DEV_WM_ROWS=$(call dev_param,WmRows,$(2)) \
-	-DFTPU_DEV_ACC_VECTORS=$(call dev_param,AccVectors,$(2)) \
-	-DFTPU_DEV_BIAS_VECTORS=$(call dev_param,BiasVectors,$(2)) \
-	-DFTPU_DEV_IQ_WORDS=$(call dev_param,IqWords,$(2)) \
-	-DFTPU_DEV_CLOCK_HZ=$(call dev_param,ClockHz,$(2)) \
-	-DFTPU_DEV_IN_FLIGHT=$(call dev_param,InFlight,$(2))
+$(1)_SHIMFLAGS := $(SPEC_$(1)_DEFINES)
 endef
-$(eval $(call device_model,device_16,$(DEVICE_16_PARAMS)))
-$(eval $(call device_model,device_4p,$(DEVICE_4P_PARAMS)))
+$(eval $(call device_model,device_16))
+$(eval $(call device_model,device_4p))
 MODELS += device_16 device_4p
 
 # More models, one file per area (PHYs, boards, the control core): each adds

@@ -34,15 +34,16 @@
 // the running units have finished, answers with the credit of an empty
 // buffer.
 module ftpu_top #(
-  parameter int          N           = 16,
-  parameter int unsigned AddCuts     = 0,
-  parameter int          UbVectors   = 4096,
-  parameter int          WmRows      = 16384,
-  parameter int          AccVectors  = 4096,
-  parameter int          BiasVectors = 256,
-  parameter int          IqWords     = 8192,
-  parameter int unsigned ClockHz     = 100000000,
-  parameter int          InFlight    = 4,
+  // defaults: spec/ftpu.toml's [device.default]
+  parameter int          N           = ftpu_pkg::DEFAULT_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::DEFAULT_AddCuts,
+  parameter int          UbVectors   = ftpu_pkg::DEFAULT_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::DEFAULT_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::DEFAULT_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::DEFAULT_BiasVectors,
+  parameter int          IqWords     = ftpu_pkg::DEFAULT_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::DEFAULT_ClockHz,
+  parameter int          InFlight    = ftpu_pkg::DEFAULT_InFlight,
   parameter int unsigned ControlCore = 1,
   parameter              RomInit     = "",    // the firmware ROM image (ControlCore)
   parameter int          RomWords    = 2048,  // 8 KiB boot ROM
@@ -65,8 +66,8 @@ module ftpu_top #(
   output logic [31:0] credit_o,
   output logic        idle_o
 );
-  localparam int MaxPayload = 4096;
-  localparam int RowDelay = 1 + 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]);
+  localparam int MaxPayload = ftpu_pkg::LINK_MAX_PAYLOAD;
+  localparam int RowDelay = ftpu_pkg::row_delay(AddCuts);
 
   // ---- link receiver ------------------------------------------------------------
   logic               prog_valid, prog_ready, ctl_valid, ctl_ready;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // board_shim.cpp - the device API (ftpu_sim_device_*, device_iface.hpp) over
 // a board top's pins: host bytes go out as 8N1 frames on uart_rx_i at
-// FTPU_BOARD_BAUD, bytes the board sends are sampled off uart_tx_o, and the
+// FTPU_DEV_BAUD, bytes the board sends are sampled off uart_tx_o, and the
 // busy LED (busy_o) is the device's idle. So the sim transport, the tests
 // and `ftpu` run the very top a board is built from, UART PHY included.
 //
@@ -24,7 +24,7 @@ namespace {
 
 struct Board : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 	static constexpr uint64_t kClockHz = FTPU_DEV_CLOCK_HZ;
-	static constexpr uint64_t kBaud = FTPU_BOARD_BAUD;
+	static constexpr uint64_t kBaud = FTPU_DEV_BAUD;
 	// Cycles the board's reset holds after the button (ftpu_board_reset).
 	static constexpr unsigned kResetHold = (1u << 10) + 8;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // control_shim.cpp - ftpu_sim over a Verilated ftpu_control (rtl/core/): one
 // call per clock cycle, all ports in one struct. Compiled with FTPU_MODEL,
-// FTPU_VCLASS, FTPU_VHEADER and the model's parameters as FTPU_CTL_* (the
+// FTPU_VCLASS, FTPU_VHEADER and the model's configuration as FTPU_DEV_* (mk/spec.mk; the
 // Verilated class does not expose parameters). Its C functions are not
 // per-model: link at most one control model into a program.
 #include <new>
@@ -75,10 +75,10 @@ extern "C" bool ftpu_sim_control_get_params(const ftpu_sim *sim,
 	if (!dynamic_cast<const Control *>(sim) || !p)
 		return false;
 	struct ftpu_sim_control_params q = {
-		FTPU_CTL_ROWS,        FTPU_CTL_COLS,	     FTPU_CTL_UB_VECTORS,
-		FTPU_CTL_WEIGHT_TILES, FTPU_CTL_ACC_VECTORS, FTPU_CTL_BIAS_VECTORS,
-		FTPU_CTL_IQ_WORDS,    FTPU_CTL_CLOCK_HZ,    FTPU_CTL_ROW_DELAY,
-		FTPU_CTL_MAX_PAYLOAD,
+		FTPU_DEV_N,	       FTPU_DEV_N,	     FTPU_DEV_UB_VECTORS,
+		FTPU_DEV_WEIGHT_TILES, FTPU_DEV_ACC_VECTORS, FTPU_DEV_BIAS_VECTORS,
+		FTPU_DEV_IQ_WORDS,     FTPU_DEV_CLOCK_HZ,    FTPU_DEV_ROW_DELAY,
+		FTPU_DEV_MAX_PAYLOAD,
 	};
 	*p = q;
 	return true;

@@ -7,6 +7,6 @@ arty_PART := XC7A100T
 # 63400 LUT6, 126800 flip-flops, 240 DSP48E1, 135 RAMB36E1.
 arty_CAP := 63400 126800 240 135
 arty_FIT := yes
-arty_PARAMS := N=6 AddCuts=7 InFlight=8 UbVectors=4096 WmRows=8192 AccVectors=4096 \
-	BiasVectors=256 IqWords=8192 ClockHz=100000000 Baud=12000000
+# The device's parameters: spec/ftpu.toml [device.arty] (mk/spec.mk).
+arty_PARAMS := $(SPEC_arty_PARAMS)
 arty_PNR_HOWTO := vivado -mode batch -source boards/arty/build.tcl

@@ -6,7 +6,7 @@
 set out build/boards/arty
 file mkdir $out
 set_part xc7a100tcsg324-1
-read_verilog -sv [concat [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] [glob rtl/cpu/*.sv] rtl/ftpu_top.sv \
+read_verilog -sv [concat rtl/ftpu_pkg.sv [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] [glob rtl/cpu/*.sv] rtl/ftpu_top.sv \
 	boards/arty/ftpu_arty.sv]
 read_xdc boards/arty/arty.xdc
 synth_design -top ftpu_arty -include_dirs {rtl/include build/fw} \

@@ -5,16 +5,17 @@
 // 8.3 clocks per bit). LEDs LD4-LD7: busy, receiving, sending, line error.
 // The RESET button resets the device.
 module ftpu_arty #(
-  parameter int          N           = 6,
-  parameter int unsigned AddCuts     = 7,
-  parameter int          InFlight    = 8,
-  parameter int          UbVectors   = 4096,
-  parameter int          WmRows      = 8192,
-  parameter int          AccVectors  = 4096,
-  parameter int          BiasVectors = 256,
-  parameter int          IqWords     = 8192,
-  parameter int unsigned ClockHz     = 100000000,
-  parameter int unsigned Baud        = 12000000
+  // defaults: spec/ftpu.toml [device.arty]
+  parameter int          N           = ftpu_pkg::ARTY_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::ARTY_AddCuts,
+  parameter int          InFlight    = ftpu_pkg::ARTY_InFlight,
+  parameter int          UbVectors   = ftpu_pkg::ARTY_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::ARTY_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::ARTY_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::ARTY_BiasVectors,
+  parameter int          IqWords     = ftpu_pkg::ARTY_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::ARTY_ClockHz,
+  parameter int unsigned Baud        = ftpu_pkg::ARTY_Baud
 ) (
   input  logic       clk_100mhz_i,
   input  logic       uart_rx_i,

@@ -10,8 +10,8 @@ icebreaker_CAP := 5280 5280 8 30
 # The smallest device the host library takes (a 2x2 array) does not fit
 # the UP5K (docs/boards.md): the estimate is reported, not required.
 icebreaker_FIT := no
-icebreaker_PARAMS := N=2 AddCuts=7 InFlight=8 UbVectors=512 WmRows=512 AccVectors=256 \
-	BiasVectors=16 IqWords=1024 ClockHz=24000000 Baud=3000000
+# The device's parameters: spec/ftpu.toml [device.icebreaker] (mk/spec.mk).
+icebreaker_PARAMS := $(SPEC_icebreaker_PARAMS)
 icebreaker_CONSTRAINTS := icebreaker.pcf
 icebreaker_NEXTPNR = $(NEXTPNR_ICE40) --up5k --package sg48
 icebreaker_FREQ := 20

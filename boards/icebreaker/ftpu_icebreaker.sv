@@ -13,16 +13,17 @@
 // about twice its logic cells); the top is kept building and simulated so
 // that it is ready for a smaller data path.
 module ftpu_icebreaker #(
-  parameter int          N           = 2,
-  parameter int unsigned AddCuts     = 7,
-  parameter int          InFlight    = 8,
-  parameter int          UbVectors   = 512,
-  parameter int          WmRows      = 512,
-  parameter int          AccVectors  = 256,
-  parameter int          BiasVectors = 16,
-  parameter int          IqWords     = 1024,
-  parameter int unsigned ClockHz     = 24000000,
-  parameter int unsigned Baud        = 3000000
+  // defaults: spec/ftpu.toml [device.icebreaker]
+  parameter int          N           = ftpu_pkg::ICEBREAKER_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::ICEBREAKER_AddCuts,
+  parameter int          InFlight    = ftpu_pkg::ICEBREAKER_InFlight,
+  parameter int          UbVectors   = ftpu_pkg::ICEBREAKER_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::ICEBREAKER_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::ICEBREAKER_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::ICEBREAKER_BiasVectors,
+  parameter int          IqWords     = ftpu_pkg::ICEBREAKER_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::ICEBREAKER_ClockHz,
+  parameter int unsigned Baud        = ftpu_pkg::ICEBREAKER_Baud
 ) (
   input  logic clk_12mhz_i,
   input  logic uart_rx_i,

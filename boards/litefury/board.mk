@@ -9,6 +9,6 @@ litefury_FAMILY := xc7
 litefury_PART := XC7A100T
 litefury_CAP := 63400 126800 240 135
 litefury_FIT := yes
-litefury_PARAMS := N=6 AddCuts=7 InFlight=8 UbVectors=4096 WmRows=8192 AccVectors=4096 \
-	BiasVectors=256 IqWords=8192 ClockHz=125000000
+# The device's parameters: spec/ftpu.toml [device.litefury] (mk/spec.mk).
+litefury_PARAMS := $(SPEC_litefury_PARAMS)
 litefury_PNR_HOWTO := vivado -mode batch -source boards/litefury/build.tcl

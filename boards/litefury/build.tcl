@@ -21,7 +21,7 @@ set_property -dict [list \
 ] [get_ips xdma_0]
 generate_target all [get_ips xdma_0]
 synth_ip [get_ips xdma_0]
-read_verilog -sv [concat [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] [glob rtl/cpu/*.sv] rtl/ftpu_top.sv \
+read_verilog -sv [concat rtl/ftpu_pkg.sv [glob rtl/core/*.sv] [glob rtl/link/*.sv] [glob boards/common/*.sv] [glob rtl/cpu/*.sv] rtl/ftpu_top.sv \
 	boards/litefury/ftpu_litefury.sv]
 read_xdc boards/litefury/litefury.xdc
 synth_design -top ftpu_litefury -include_dirs {rtl/include build/fw} \

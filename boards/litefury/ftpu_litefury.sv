@@ -9,15 +9,16 @@
 // The device's link port takes one byte per clock (125 MB/s); PCIe x4 Gen2
 // could carry about 16 times that: docs/boards.md.
 module ftpu_litefury #(
-  parameter int          N           = 6,
-  parameter int unsigned AddCuts     = 7,
-  parameter int          InFlight    = 8,
-  parameter int          UbVectors   = 4096,
-  parameter int          WmRows      = 8192,
-  parameter int          AccVectors  = 4096,
-  parameter int          BiasVectors = 256,
-  parameter int          IqWords     = 8192,
-  parameter int unsigned ClockHz     = 125000000
+  // defaults: spec/ftpu.toml [device.litefury]
+  parameter int          N           = ftpu_pkg::LITEFURY_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::LITEFURY_AddCuts,
+  parameter int          InFlight    = ftpu_pkg::LITEFURY_InFlight,
+  parameter int          UbVectors   = ftpu_pkg::LITEFURY_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::LITEFURY_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::LITEFURY_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::LITEFURY_BiasVectors,
+  parameter int          IqWords     = ftpu_pkg::LITEFURY_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::LITEFURY_ClockHz
 ) (
   input  logic       pcie_refclk_p,
   input  logic       pcie_refclk_n,

@@ -12,8 +12,8 @@ tangnano20k_FIT := yes
 # count is an upper bound past the part (20,902 LUT4 + ALU, 101%), while
 # the placed design uses 77% (docs/boards.md).
 tangnano20k_ESTIMATE_FLAT := yes
-tangnano20k_PARAMS := N=2 AddCuts=7 InFlight=8 UbVectors=512 WmRows=512 AccVectors=256 \
-	BiasVectors=16 IqWords=1024 ClockHz=27000000 Baud=3000000
+# The device's parameters: spec/ftpu.toml [device.tangnano20k] (mk/spec.mk).
+tangnano20k_PARAMS := $(SPEC_tangnano20k_PARAMS)
 tangnano20k_CONSTRAINTS := tangnano20k.cst
 tangnano20k_NEXTPNR = $(NEXTPNR_GOWIN) --device GW2AR-LV18QN88C8/I7 --vopt family=GW2A-18C \
 	--vopt cst=boards/tangnano20k/tangnano20k.cst

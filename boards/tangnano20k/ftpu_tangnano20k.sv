@@ -8,16 +8,17 @@
 // The part's 20,736 LUT4 hold the 2x2 device with the hardware control
 // state machine (ControlCore 0), as on the iCEBreaker (docs/boards.md).
 module ftpu_tangnano20k #(
-  parameter int          N           = 2,
-  parameter int unsigned AddCuts     = 7,
-  parameter int          InFlight    = 8,
-  parameter int          UbVectors   = 512,
-  parameter int          WmRows      = 512,
-  parameter int          AccVectors  = 256,
-  parameter int          BiasVectors = 16,
-  parameter int          IqWords     = 1024,
-  parameter int unsigned ClockHz     = 27000000,
-  parameter int unsigned Baud        = 3000000
+  // defaults: spec/ftpu.toml [device.tangnano20k]
+  parameter int          N           = ftpu_pkg::TANGNANO20K_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::TANGNANO20K_AddCuts,
+  parameter int          InFlight    = ftpu_pkg::TANGNANO20K_InFlight,
+  parameter int          UbVectors   = ftpu_pkg::TANGNANO20K_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::TANGNANO20K_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::TANGNANO20K_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::TANGNANO20K_BiasVectors,
+  parameter int          IqWords     = ftpu_pkg::TANGNANO20K_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::TANGNANO20K_ClockHz,
+  parameter int unsigned Baud        = ftpu_pkg::TANGNANO20K_Baud
 ) (
   input  logic       clk_27mhz_i,
   input  logic       uart_rx_i,   // pin 70, from the BL616

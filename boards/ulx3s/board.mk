@@ -6,8 +6,8 @@ ulx3s_PART := LFE5U-85F
 # 83640 LUT4 and as many flip-flops, 156 MULT18X18D, 208 DP16KD.
 ulx3s_CAP := 83640 83640 156 208
 ulx3s_FIT := yes
-ulx3s_PARAMS := N=4 AddCuts=7 InFlight=8 UbVectors=4096 WmRows=8192 AccVectors=4096 \
-	BiasVectors=256 IqWords=8192 ClockHz=33333333 Baud=3000000
+# The device's parameters: spec/ftpu.toml [device.ulx3s] (mk/spec.mk).
+ulx3s_PARAMS := $(SPEC_ulx3s_PARAMS)
 ulx3s_CONSTRAINTS := ulx3s.lpf
 ulx3s_NEXTPNR = $(NEXTPNR_ECP5) --85k --package CABGA381
 # 33.3 MHz from the PLL: at 50 MHz nextpnr routes the 4x4 device at 37.7.

@@ -5,16 +5,17 @@
 // fastest: 11.1 clocks per bit). LEDs 0-3: busy,
 // receiving, sending, line error. The PWR button resets the device.
 module ftpu_ulx3s #(
-  parameter int          N           = 4,
-  parameter int unsigned AddCuts     = 7,
-  parameter int          InFlight    = 8,
-  parameter int          UbVectors   = 4096,
-  parameter int          WmRows      = 8192,
-  parameter int          AccVectors  = 4096,
-  parameter int          BiasVectors = 256,
-  parameter int          IqWords     = 8192,
-  parameter int unsigned ClockHz     = 33333333,
-  parameter int unsigned Baud        = 3000000
+  // defaults: spec/ftpu.toml [device.ulx3s]
+  parameter int          N           = ftpu_pkg::ULX3S_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::ULX3S_AddCuts,
+  parameter int          InFlight    = ftpu_pkg::ULX3S_InFlight,
+  parameter int          UbVectors   = ftpu_pkg::ULX3S_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::ULX3S_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::ULX3S_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::ULX3S_BiasVectors,
+  parameter int          IqWords     = ftpu_pkg::ULX3S_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::ULX3S_ClockHz,
+  parameter int unsigned Baud        = ftpu_pkg::ULX3S_Baud
 ) (
   input  logic       clk_25mhz_i,
   input  logic       ftdi_txd_i,   // the FT231X's TXD: our receive line

@@ -25,7 +25,7 @@ module ftpu_activate #(
   input  logic        relu_i,
   output logic [15:0] y_o
 );
-  localparam int Latency = 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]);
+  localparam int Latency = ftpu_pkg::add_latency(AddCuts);
 
   logic [31:0] sum;
   ftpu_fp32_add #(.Cuts(AddCuts)) u_add (

@@ -35,19 +35,19 @@
 // Faults: a fault_valid_i pulse records pc, code and instruction word and
 // counts one fault; a RESET (link or register) in the same cycle wins.
 // Registers: CMD bit 2 (SNAPSHOT) copies all counters in one cycle to the
-// registers 0x40..0x4C, so that firmware answering READ_COUNTERS through the
+// SNAP registers, so that firmware answering READ_COUNTERS through the
 // registers gives one snapshot as the FSM does (busy + idle == cycles).
 module ftpu_control #(
-  parameter int unsigned Rows        = 16,
-  parameter int unsigned Cols        = 16,
-  parameter int unsigned UbVectors   = 4096,
-  parameter int unsigned WeightTiles = 1024,
-  parameter int unsigned AccVectors  = 4096,
-  parameter int unsigned BiasVectors = 256,
-  parameter int unsigned IqWords     = 8192,
-  parameter int unsigned ClockHz     = 100000000,
+  parameter int unsigned Rows        = ftpu_pkg::DEFAULT_N,
+  parameter int unsigned Cols        = ftpu_pkg::DEFAULT_N,
+  parameter int unsigned UbVectors   = ftpu_pkg::DEFAULT_UbVectors,
+  parameter int unsigned WeightTiles = ftpu_pkg::DEFAULT_WmRows / ftpu_pkg::DEFAULT_N,
+  parameter int unsigned AccVectors  = ftpu_pkg::DEFAULT_AccVectors,
+  parameter int unsigned BiasVectors = ftpu_pkg::DEFAULT_BiasVectors,
+  parameter int unsigned IqWords     = ftpu_pkg::DEFAULT_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::DEFAULT_ClockHz,
   parameter int unsigned RowDelay    = 1,
-  parameter int unsigned MaxPayload  = 4096
+  parameter int unsigned MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -89,15 +89,20 @@ module ftpu_control #(
   input  logic [31:0] reg_wdata_i,
   output logic [31:0] reg_rdata_o
 );
-  // docs/protocol.md §7: ops, status codes
-  localparam logic [31:0] OpInfo = 32'd1, OpStatus = 32'd2, OpReset = 32'd3;
-  localparam logic [31:0] OpReadCounters = 32'd4, OpClearCounters = 32'd5;
-  localparam logic [31:0] OpReadFaults = 32'd6;
-  localparam logic [31:0] RespOk = 32'd0, RespUnknownOp = 32'd1, RespBadRequest = 32'd2;
-  localparam logic [31:0] Version = 32'h0001_0000;  // protocol 1.0
-  localparam logic [7:0]  TypeResponse = 8'h81;
+  // docs/protocol.md §7 (ops, status codes, response words): ftpu_pkg
+  localparam logic [31:0] Version = {16'(ftpu_pkg::LINK_VERSION_MAJOR),
+                                     16'(ftpu_pkg::LINK_VERSION_MINOR)};
   localparam logic [63:0] MacsPerVector = 64'(Rows) * 64'(Cols);
-  localparam int          SnapWords = 13;  // the largest snapshot: counters
+  localparam int InfoKeys    = ftpu_pkg::LINK_INFO_MAX;      // keys 1..InfoKeys
+  localparam int StatusWords = ftpu_pkg::LINK_STATUS_COUNT;
+  localparam int FaultWords  = ftpu_pkg::LINK_FAULTS_COUNT;
+  localparam int SnapWords   = ftpu_pkg::CNT_COUNT;  // the largest snapshot: counters
+  // response lengths: op, status, results
+  localparam logic [15:0] RlenBare   = 16'd2;
+  localparam logic [15:0] RlenInfo   = 16'(2 + 2 * InfoKeys);
+  localparam logic [15:0] RlenStatus = 16'(2 + StatusWords);
+  localparam logic [15:0] RlenCnt    = 16'(2 + SnapWords);
+  localparam logic [15:0] RlenFaults = 16'(2 + FaultWords);
 
   typedef enum logic [2:0] {
     StW1,       // take the request's w1
@@ -127,35 +132,61 @@ module ftpu_control #(
   logic [63:0] c_macs_q, c_bin_q, c_bout_q;
   logic [31:0] faults_q, fault_pc_q, fault_code_q, fault_instr_q;
   logic [SnapWords*32-1:0] counters;  // in READ_COUNTERS order
-  logic [4*32-1:0]         status_words, fault_words;
+  logic [StatusWords*32-1:0] status_words;
+  logic [FaultWords*32-1:0]  fault_words;
   logic        exec_ok;
   logic        clear_cnt, clear_all;  // from the link or the registers
   logic        reg_reset, reg_clear, reg_snap;
   logic [31:0] hi_q;                  // high word latched by a _lo read
 
-  assign counters = {c_instr_q, c_bout_q, c_bin_q, c_idle_q, c_ostall_q, c_istall_q,
-                     c_wstall_q, c_macs_q, c_busy_q, c_cycles_q};
-  assign status_words = {faults_q, queued_words_i, free_words_i, 30'd0, state_i};
-  assign fault_words  = {fault_instr_q, fault_code_q, fault_pc_q, faults_q};
+  // the response words, each at its index from the spec
+  always_comb begin
+    counters = '0;
+    counters[ftpu_pkg::CNT_CYCLES*32 +: 32]       = c_cycles_q;
+    counters[ftpu_pkg::CNT_BUSY*32 +: 32]         = c_busy_q;
+    counters[ftpu_pkg::CNT_MACS_LO*32 +: 32]      = c_macs_q[31:0];
+    counters[ftpu_pkg::CNT_MACS_HI*32 +: 32]      = c_macs_q[63:32];
+    counters[ftpu_pkg::CNT_WEIGHT_STALL*32 +: 32] = c_wstall_q;
+    counters[ftpu_pkg::CNT_INPUT_STALL*32 +: 32]  = c_istall_q;
+    counters[ftpu_pkg::CNT_OUTPUT_STALL*32 +: 32] = c_ostall_q;
+    counters[ftpu_pkg::CNT_IDLE*32 +: 32]         = c_idle_q;
+    counters[ftpu_pkg::CNT_BYTES_IN_LO*32 +: 32]  = c_bin_q[31:0];
+    counters[ftpu_pkg::CNT_BYTES_IN_HI*32 +: 32]  = c_bin_q[63:32];
+    counters[ftpu_pkg::CNT_BYTES_OUT_LO*32 +: 32] = c_bout_q[31:0];
+    counters[ftpu_pkg::CNT_BYTES_OUT_HI*32 +: 32] = c_bout_q[63:32];
+    counters[ftpu_pkg::CNT_INSTRUCTIONS*32 +: 32] = c_instr_q;
+    status_words = '0;
+    status_words[ftpu_pkg::LINK_STATUS_STATE*32 +: 32]        = 32'(state_i);
+    status_words[ftpu_pkg::LINK_STATUS_FREE_WORDS*32 +: 32]   = free_words_i;
+    status_words[ftpu_pkg::LINK_STATUS_QUEUED_WORDS*32 +: 32] = queued_words_i;
+    status_words[ftpu_pkg::LINK_STATUS_FAULTS*32 +: 32]       = faults_q;
+    fault_words = '0;
+    fault_words[ftpu_pkg::LINK_FAULTS_COUNT_SINCE_RESET*32 +: 32] = faults_q;
+    fault_words[ftpu_pkg::LINK_FAULTS_PC*32 +: 32]    = fault_pc_q;
+    fault_words[ftpu_pkg::LINK_FAULTS_CODE*32 +: 32]  = fault_code_q;
+    fault_words[ftpu_pkg::LINK_FAULTS_INSTR*32 +: 32] = fault_instr_q;
+  end
 
-  // INFO results word i (key/value pairs, ref_device.c's order)
-  function automatic logic [31:0] info_word(input logic [4:0] i);
-    logic [31:0] v;
-    unique case (i[4:1])
-      4'd0:    v = Version;
-      4'd1:    v = 32'(Rows);
-      4'd2:    v = 32'(Cols);
-      4'd3:    v = 32'(UbVectors);
-      4'd4:    v = 32'(WeightTiles);
-      4'd5:    v = 32'(AccVectors);
-      4'd6:    v = 32'(BiasVectors);
-      4'd7:    v = 32'(IqWords);
-      4'd8:    v = 32'(ClockHz);
-      4'd9:    v = 32'(RowDelay);
-      4'd10:   v = 32'(MaxPayload);
-      default: v = 32'd0;
+  // The value of INFO key k
+  function automatic logic [31:0] info_value(input logic [31:0] k);
+    unique case (k)
+      ftpu_pkg::LINK_INFO_VERSION:      info_value = Version;
+      ftpu_pkg::LINK_INFO_ROWS:         info_value = 32'(Rows);
+      ftpu_pkg::LINK_INFO_COLS:         info_value = 32'(Cols);
+      ftpu_pkg::LINK_INFO_UB_VECTORS:   info_value = 32'(UbVectors);
+      ftpu_pkg::LINK_INFO_WEIGHT_TILES: info_value = 32'(WeightTiles);
+      ftpu_pkg::LINK_INFO_ACC_VECTORS:  info_value = 32'(AccVectors);
+      ftpu_pkg::LINK_INFO_BIAS_VECTORS: info_value = 32'(BiasVectors);
+      ftpu_pkg::LINK_INFO_IQ_WORDS:     info_value = 32'(IqWords);
+      ftpu_pkg::LINK_INFO_CLOCK_HZ:     info_value = 32'(ClockHz);
+      ftpu_pkg::LINK_INFO_ROW_DELAY:    info_value = 32'(RowDelay);
+      ftpu_pkg::LINK_INFO_MAX_PAYLOAD:  info_value = 32'(MaxPayload);
+      default:                          info_value = 32'd0;
     endcase
-    info_word = i[0] ? v : 32'(i[4:1]) + 32'd1;
+  endfunction
+  // INFO results word i: key/value pairs in key order (ref_device.c's)
+  function automatic logic [31:0] info_word(input logic [4:0] i);
+    info_word = i[0] ? info_value(32'(i[4:1]) + 32'd1) : 32'(i[4:1]) + 32'd1;
   endfunction
 
   // ---- request / response FSM --------------------------------------------
@@ -207,35 +238,35 @@ module ftpu_control #(
       StExec: begin
         idx_d = 16'd0;
         if (len_q != 16'd1) begin
-          status_d = RespBadRequest;
-          rlen_d   = 16'd2;
+          status_d = ftpu_pkg::LINK_RESP_BAD_REQUEST;
+          rlen_d   = RlenBare;
         end else begin
-          status_d = RespOk;
+          status_d = ftpu_pkg::LINK_RESP_OK;
           exec_ok  = 1'b1;
           unique case (op_q)
-            OpInfo:         rlen_d = 16'd24;
-            OpStatus: begin
-              rlen_d = 16'd6;
-              snap_d[4*32-1:0] = status_words;
+            ftpu_pkg::LINK_OP_INFO:   rlen_d = RlenInfo;
+            ftpu_pkg::LINK_OP_STATUS: begin
+              rlen_d = RlenStatus;
+              snap_d[StatusWords*32-1:0] = status_words;
             end
-            OpReset:        rlen_d = 16'd2;
-            OpReadCounters: begin
-              rlen_d = 16'd15;
+            ftpu_pkg::LINK_OP_RESET:  rlen_d = RlenBare;
+            ftpu_pkg::LINK_OP_READ_COUNTERS: begin
+              rlen_d = RlenCnt;
               snap_d = counters;
             end
-            OpClearCounters: rlen_d = 16'd2;
-            OpReadFaults: begin
-              rlen_d = 16'd6;
-              snap_d[4*32-1:0] = fault_words;
+            ftpu_pkg::LINK_OP_CLEAR_COUNTERS: rlen_d = RlenBare;
+            ftpu_pkg::LINK_OP_READ_FAULTS: begin
+              rlen_d = RlenFaults;
+              snap_d[FaultWords*32-1:0] = fault_words;
             end
             default: begin
-              status_d = RespUnknownOp;
-              rlen_d   = 16'd2;
+              status_d = ftpu_pkg::LINK_RESP_UNKNOWN_OP;
+              rlen_d   = RlenBare;
               exec_ok  = 1'b0;
             end
           endcase
         end
-        if (exec_ok && op_q == OpReset) begin
+        if (exec_ok && op_q == ftpu_pkg::LINK_OP_RESET) begin
           reset_d = 1'b1;
           state_d = StRstWait;
         end else begin
@@ -249,7 +280,7 @@ module ftpu_control #(
       // send w1
       StR1: begin
         rsp_valid_o = 1'b1;
-        rsp_data_o  = {seq_q, 8'd0, TypeResponse};
+        rsp_data_o  = {seq_q, 8'd0, ftpu_pkg::LINK_TYPE_RESPONSE};
         if (rsp_ready_i) begin
           credit_d = credit_i;
           state_d  = StR2;
@@ -266,7 +297,7 @@ module ftpu_control #(
         rsp_valid_o = 1'b1;
         if (idx_q == 16'd0) rsp_data_o = op_q;
         else if (idx_q == 16'd1) rsp_data_o = status_q;
-        else if (op_q == OpInfo) rsp_data_o = info_word(idx_q[4:0] - 5'd2);
+        else if (op_q == ftpu_pkg::LINK_OP_INFO) rsp_data_o = info_word(idx_q[4:0] - 5'd2);
         else rsp_data_o = snap_q[(32'(idx_q) - 32'd2) * 32 +: 32];
         if (rsp_ready_i) begin
           idx_d = idx_q + 16'd1;
@@ -276,7 +307,7 @@ module ftpu_control #(
       default: state_d = StW1;
     endcase
     // CMD SNAPSHOT (registers): all counters in this one cycle, read back at
-    // 0x40.. (the firmware's READ_COUNTERS). The CONTROL FSM's snapshot
+    // SNAP (the firmware's READ_COUNTERS). The CONTROL FSM's snapshot
     // registers are reused: with the FSM answering (ftpu_top ControlCore =
     // 0) a SNAPSHOT while a response is being sent would change it.
     if (reg_snap) snap_d = counters;
@@ -313,8 +344,9 @@ module ftpu_control #(
   assign reset_o = reset_q;
 
   // ---- counters and fault record -----------------------------------------
-  assign clear_all = (exec_ok && op_q == OpReset) || reg_reset;
-  assign clear_cnt = clear_all || (exec_ok && op_q == OpClearCounters) || reg_clear;
+  assign clear_all = (exec_ok && op_q == ftpu_pkg::LINK_OP_RESET) || reg_reset;
+  assign clear_cnt = clear_all || (exec_ok && op_q == ftpu_pkg::LINK_OP_CLEAR_COUNTERS) ||
+                     reg_clear;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -359,13 +391,33 @@ module ftpu_control #(
   end
 
   // ---- register interface (docs/registers.md) ----------------------------
-  localparam logic [7:0] RegCmd = 8'h3F;
-  assign reg_reset = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[0];
-  assign reg_clear = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[1];
-  assign reg_snap  = reg_req_i && reg_we_i && reg_addr_i == RegCmd && reg_wdata_i[2];
+  localparam logic [7:0] RegCmd = ftpu_pkg::REG_CMD;
+  logic cmd_write;
+  assign cmd_write = reg_req_i && reg_we_i && reg_addr_i == RegCmd;
+  assign reg_reset = cmd_write && reg_wdata_i[ftpu_pkg::CMD_RESET_LSB];
+  assign reg_clear = cmd_write && reg_wdata_i[ftpu_pkg::CMD_CLEAR_COUNTERS_LSB];
+  assign reg_snap  = cmd_write && reg_wdata_i[ftpu_pkg::CMD_SNAPSHOT_LSB];
 
   logic unused_wdata;  // CMD bits 31:3 are reserved
   assign unused_wdata = ^reg_wdata_i[31:3];
+
+  // Offsets of the address in each block of the register map (ftpu_pkg)
+  logic [7:0] a_info, a_status, a_cnt, a_fault, a_snap;
+  assign a_info   = reg_addr_i - ftpu_pkg::REG_INFO_BASE;
+  assign a_status = reg_addr_i - ftpu_pkg::REG_STATUS_BASE;
+  assign a_cnt    = reg_addr_i - ftpu_pkg::REG_COUNTER_BASE;
+  assign a_fault  = reg_addr_i - ftpu_pkg::REG_FAULT_BASE;
+  assign a_snap   = reg_addr_i - ftpu_pkg::REG_SNAP_BASE;
+
+  // a _LO counter whose read latches the _HI word after it
+  function automatic logic cnt_lo(input logic [7:0] i);
+    cnt_lo = 32'(i) == ftpu_pkg::CNT_MACS_LO || 32'(i) == ftpu_pkg::CNT_BYTES_IN_LO ||
+             32'(i) == ftpu_pkg::CNT_BYTES_OUT_LO;
+  endfunction
+  function automatic logic cnt_hi(input logic [7:0] i);
+    cnt_hi = 32'(i) == ftpu_pkg::CNT_MACS_HI || 32'(i) == ftpu_pkg::CNT_BYTES_IN_HI ||
+             32'(i) == ftpu_pkg::CNT_BYTES_OUT_HI;
+  endfunction
 
   logic [31:0] rdata_q, rdata_d;
   logic [31:0] hi_d;
@@ -373,28 +425,22 @@ module ftpu_control #(
     rdata_d = 32'd0;
     hi_d    = hi_q;
     if (reg_req_i && !reg_we_i) begin
-      unique casez (reg_addr_i)
-        8'h00: rdata_d = 32'h5550_5446;  // ID: 'F','T','P','U'
-        8'h01, 8'h02, 8'h03, 8'h04, 8'h05, 8'h06, 8'h07, 8'h08, 8'h09, 8'h0A,
-        8'h0B: rdata_d = info_word({reg_addr_i[3:0] - 4'd1, 1'b1});
-        8'h10, 8'h11, 8'h12, 8'h13: rdata_d = status_words[reg_addr_i[1:0]*32 +: 32];
-        8'h2?: begin
-          // a _lo read latches its _hi word; a _hi read returns the latch
-          if (reg_addr_i[3:0] <= 4'd12) begin
-            unique case (reg_addr_i[3:0])
-              4'd3, 4'd9, 4'd11: rdata_d = hi_q;
-              default: rdata_d = counters[reg_addr_i[3:0]*32 +: 32];
-            endcase
-            if (reg_addr_i[3:0] == 4'd2 || reg_addr_i[3:0] == 4'd8 ||
-                reg_addr_i[3:0] == 4'd10)
-              hi_d = counters[32'(reg_addr_i[3:0]) * 32 + 32 +: 32];
-          end
-        end
-        8'h30, 8'h31, 8'h32, 8'h33: rdata_d = fault_words[reg_addr_i[1:0]*32 +: 32];
+      if (reg_addr_i == ftpu_pkg::REG_ID) begin
+        rdata_d = ftpu_pkg::LINK_SYNC;
+      end else if (a_info >= 8'd1 && 32'(a_info) <= InfoKeys) begin
+        rdata_d = info_value(32'(a_info));
+      end else if (32'(a_status) < StatusWords) begin
+        rdata_d = status_words[32'(a_status)*32 +: 32];
+      end else if (32'(a_cnt) < SnapWords) begin
+        // a _lo read latches its _hi word; a _hi read returns the latch
+        rdata_d = cnt_hi(a_cnt) ? hi_q : counters[32'(a_cnt)*32 +: 32];
+        if (cnt_lo(a_cnt)) hi_d = counters[32'(a_cnt)*32 + 32 +: 32];
+      end else if (32'(a_fault) < FaultWords) begin
+        rdata_d = fault_words[32'(a_fault)*32 +: 32];
+      end else if (32'(a_snap) < SnapWords) begin
         // the counters as the last CMD SNAPSHOT took them, READ_COUNTERS order
-        8'h4?: if (reg_addr_i[3:0] <= 4'd12) rdata_d = snap_q[reg_addr_i[3:0]*32 +: 32];
-        default: rdata_d = 32'd0;
-      endcase
+        rdata_d = snap_q[32'(a_snap)*32 +: 32];
+      end
     end
   end
 

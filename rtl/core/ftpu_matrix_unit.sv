@@ -76,7 +76,7 @@ module ftpu_matrix_unit #(
   localparam int RowIdxW = (Rows > 1) ? $clog2(Rows) : 1,
   localparam int EntW = (InFlight > 1) ? $clog2(InFlight) : 1,
   localparam int AccW1 = AccAddrW + 1,
-  localparam int RowDelay = 1 + 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]),
+  localparam int RowDelay = ftpu_pkg::row_delay(AddCuts),
   localparam int PhW = (RowDelay > 1) ? $clog2(RowDelay) : 1
 ) (
   input  logic                 clk_i,

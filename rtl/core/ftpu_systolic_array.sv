@@ -24,7 +24,7 @@ module ftpu_systolic_array #(
   parameter int Rows = 16,
   parameter int Cols = 16,
   parameter int unsigned AddCuts = 32'b111,  // see ftpu_pe
-  localparam int RowDelay = 1 + 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]),
+  localparam int RowDelay = ftpu_pkg::row_delay(AddCuts),
   localparam int RowIdxW = (Rows > 1) ? $clog2(Rows) : 1,
   localparam int Latency = Rows * RowDelay + Cols + 1
 ) (

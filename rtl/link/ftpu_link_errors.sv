@@ -25,7 +25,7 @@ module ftpu_link_errors #(
   output logic [31:0] out_data_o,
   output logic        busy_o
 );
-  localparam logic [7:0] TypeError = 8'h84;
+  localparam logic [7:0] TypeError = ftpu_pkg::LINK_TYPE_ERROR;
   localparam int PtrW = $clog2(Depth) + 1;
 
   logic [26:0]     fifo_q [Depth];

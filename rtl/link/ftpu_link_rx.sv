@@ -78,11 +78,11 @@
 // [(c-1)*CntW +: CntW]), err_lost_o.
 module ftpu_link_rx #(
   parameter int         Depth      = 8192,
-  parameter int         MaxPayload = 4096,
-  parameter logic [7:0] TypeFirst  = 8'h01,
-  parameter logic [7:0] TypeLast   = 8'h02,
-  parameter logic [7:0] CtlType    = 8'h01,
-  parameter int         MaxControl = 16,
+  parameter int         MaxPayload = ftpu_pkg::LINK_MAX_PAYLOAD,
+  parameter logic [7:0] TypeFirst  = ftpu_pkg::LINK_TYPE_CONTROL,
+  parameter logic [7:0] TypeLast   = ftpu_pkg::LINK_TYPE_PROGRAM,
+  parameter logic [7:0] CtlType    = ftpu_pkg::LINK_TYPE_CONTROL,
+  parameter int         MaxControl = ftpu_pkg::LINK_MAX_CONTROL,
   parameter int         CntW       = 32
 ) (
   input  logic                         clk_i,
@@ -122,15 +122,15 @@ module ftpu_link_rx #(
   localparam int CtlPtrW = $clog2(MaxControl + 3);  // 0 ..= MaxControl + 2 words
   localparam int CtlWords = 2 ** CtlPtrW;
   // The frame format (host-lib/src/link.h, docs/protocol.md).
-  localparam logic [31:0] Sync = 32'h5550_5446;  // 'F','T','P','U'
-  localparam logic [2:0]  ErrBadHeaderCrc  = 3'd1;
-  localparam logic [2:0]  ErrBadPayloadCrc = 3'd2;
-  localparam logic [2:0]  ErrBadLength     = 3'd3;
-  localparam logic [2:0]  ErrUnknownType   = 3'd4;
-  localparam logic [2:0]  ErrOverflow      = 3'd5;
+  localparam logic [31:0] Sync = ftpu_pkg::LINK_SYNC;
+  localparam logic [2:0]  ErrBadHeaderCrc  = ftpu_pkg::LINK_ERR_BAD_HEADER_CRC;
+  localparam logic [2:0]  ErrBadPayloadCrc = ftpu_pkg::LINK_ERR_BAD_PAYLOAD_CRC;
+  localparam logic [2:0]  ErrBadLength     = ftpu_pkg::LINK_ERR_BAD_LENGTH;
+  localparam logic [2:0]  ErrUnknownType   = ftpu_pkg::LINK_ERR_UNKNOWN_TYPE;
+  localparam logic [2:0]  ErrOverflow      = ftpu_pkg::LINK_ERR_OVERFLOW;
   localparam int          NumErr           = 5;
-  localparam logic [15:0] SeqUnknown  = 16'hFFFF;  // of an unreadable header
-  localparam logic [7:0]  TypeUnknown = 8'hFF;
+  localparam logic [15:0] SeqUnknown  = ftpu_pkg::LINK_SEQ_UNKNOWN;  // of an unreadable header
+  localparam logic [7:0]  TypeUnknown = ftpu_pkg::LINK_TYPE_UNKNOWN;
   // zlib crc32 of 12 zero bytes: the inversions' share of a 12-byte CRC.
   localparam logic [31:0] Crc12Zeros = 32'h7BD5_C66F;
   // Raw CRC of byte 1 << j followed by 12 zero bytes: what a byte still adds

@@ -6,7 +6,7 @@
 // Input, one frame: w1 = {seq[31:16], flags[15:8], type[7:0]}, w2 =
 // {credit[31:16], len[15:0]}, then len payload words. Both header words
 // are sent as given: the core chooses the type, seq and credit, and keeps
-// len within the protocol's 4096 (not checked here).
+// len within the protocol's LINK_MAX_PAYLOAD (not checked here).
 // Output: SYNC, w1, w2, HCRC, payload, PCRC, least significant byte first,
 // with both CRCs computed on the fly as the bytes leave: HCRC is the CRC-32
 // of SYNC, w1, w2; PCRC carries that CRC on over the payload bytes (so it
@@ -31,7 +31,7 @@ module ftpu_link_tx (
   output logic [7:0]  out_data_o,
   output logic        idle_o       // no frame taken or going out
 );
-  localparam logic [31:0] Sync = 32'h5550_5446;  // 'F','T','P','U'
+  localparam logic [31:0] Sync = ftpu_pkg::LINK_SYNC;
 
   typedef enum logic [2:0] {
     StW1,    // take w1 from the core

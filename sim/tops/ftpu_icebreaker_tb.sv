@@ -4,16 +4,17 @@
 // bypassed under Verilator), the button is rst_ni, and the red LED, the
 // device's busy signal, comes out as busy_o. Only pins cross this wrapper.
 module ftpu_icebreaker_tb #(
-  parameter int          N           = 2,
-  parameter int unsigned AddCuts     = 7,
-  parameter int          InFlight    = 8,
-  parameter int          UbVectors   = 512,
-  parameter int          WmRows      = 512,
-  parameter int          AccVectors  = 256,
-  parameter int          BiasVectors = 16,
-  parameter int          IqWords     = 1024,
-  parameter int unsigned ClockHz     = 24000000,
-  parameter int unsigned Baud        = 3000000
+  // defaults: spec/ftpu.toml [device.icebreaker]
+  parameter int          N           = ftpu_pkg::ICEBREAKER_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::ICEBREAKER_AddCuts,
+  parameter int          InFlight    = ftpu_pkg::ICEBREAKER_InFlight,
+  parameter int          UbVectors   = ftpu_pkg::ICEBREAKER_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::ICEBREAKER_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::ICEBREAKER_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::ICEBREAKER_BiasVectors,
+  parameter int          IqWords     = ftpu_pkg::ICEBREAKER_IqWords,
+  parameter int unsigned ClockHz     = ftpu_pkg::ICEBREAKER_ClockHz,
+  parameter int unsigned Baud        = ftpu_pkg::ICEBREAKER_Baud
 ) (
   input  logic clk_i,
   input  logic rst_ni,

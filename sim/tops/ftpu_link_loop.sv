@@ -12,7 +12,7 @@
 // only between frames, with both sides idle.
 module ftpu_link_loop #(
   parameter int         Depth    = 8192,
-  parameter logic [7:0] RetypeTo = 8'h81
+  parameter logic [7:0] RetypeTo = ftpu_pkg::LINK_TYPE_RESPONSE
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,

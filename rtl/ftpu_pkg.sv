@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: Apache-2.0
+// ftpu_pkg.sv - generated from spec/ftpu.toml by spec/gen.py - do not edit.
+// The protocol, ISA and register constants for the RTL, used as
+// ftpu_pkg::NAME (Yosys reads packages but not import).
+// Each module uses a few of these: unused ones are not a finding.
+/* verilator lint_off UNUSEDPARAM */
+package ftpu_pkg;
+
+  localparam int unsigned LINK_VERSION_MAJOR = 1;  // protocol major version: INFO VERSION = major << 16 | minor
+  localparam int unsigned LINK_VERSION_MINOR = 0;  // protocol minor version
+  localparam logic [31:0] LINK_SYNC = 32'h5550_5446;  // header word 0: bytes 'F','T','P','U' on the wire
+  localparam int unsigned LINK_HEADER_BYTES = 16;  // SYNC, W1, W2, HCRC
+  localparam int unsigned LINK_MAX_PAYLOAD = 4096;  // payload words of the largest frame; a longer len is BAD_LENGTH
+  localparam int unsigned LINK_MAX_CONTROL = 16;  // CONTROL payload words the device's mailbox takes
+  localparam logic [15:0] LINK_SEQ_UNKNOWN = 16'hFFFF;  // ERROR w1 when the offending header was unreadable
+  localparam logic [7:0] LINK_TYPE_UNKNOWN = 8'hFF;  // ERROR w2 when the offending header was unreadable
+  localparam logic [15:0] LINK_CREDIT_MAX = 16'hFFFF;  // W2 credit saturates here
+  localparam int unsigned ISA_WORDS = 3;  // words per instruction, before inline data
+
+  // header fields: W1 = type | flags | seq, W2 = len | credit (LSB, width)
+  localparam int unsigned LINK_FIELD_TYPE_LSB = 0;
+  localparam int unsigned LINK_FIELD_TYPE_WIDTH = 8;
+  localparam int unsigned LINK_FIELD_FLAGS_LSB = 8;
+  localparam int unsigned LINK_FIELD_FLAGS_WIDTH = 8;
+  localparam int unsigned LINK_FIELD_SEQ_LSB = 16;
+  localparam int unsigned LINK_FIELD_SEQ_WIDTH = 16;
+  localparam int unsigned LINK_FIELD_LEN_LSB = 0;
+  localparam int unsigned LINK_FIELD_LEN_WIDTH = 16;
+  localparam int unsigned LINK_FIELD_CREDIT_LSB = 16;
+  localparam int unsigned LINK_FIELD_CREDIT_WIDTH = 16;
+
+  // frame types (W1 bits 7:0)
+  localparam logic [7:0] LINK_TYPE_CONTROL = 8'h01;
+  localparam logic [7:0] LINK_TYPE_PROGRAM = 8'h02;
+  localparam logic [7:0] LINK_TYPE_RESPONSE = 8'h81;
+  localparam logic [7:0] LINK_TYPE_DATA = 8'h82;
+  localparam logic [7:0] LINK_TYPE_EVENT = 8'h83;
+  localparam logic [7:0] LINK_TYPE_ERROR = 8'h84;
+
+  // receive error codes: ERROR w0, index of ftpu_link_stats.errors
+  localparam logic [2:0] LINK_ERR_BAD_HEADER_CRC = 3'd1;
+  localparam logic [2:0] LINK_ERR_BAD_PAYLOAD_CRC = 3'd2;
+  localparam logic [2:0] LINK_ERR_BAD_LENGTH = 3'd3;
+  localparam logic [2:0] LINK_ERR_UNKNOWN_TYPE = 3'd4;
+  localparam logic [2:0] LINK_ERR_OVERFLOW = 3'd5;
+  localparam logic [2:0] LINK_ERR_TIMEOUT = 3'd6;
+  localparam int unsigned LINK_ERR_MAX = 6;
+
+  // CONTROL w0 (echoed as RESPONSE w0); ops from FW_INFO on are served by the control core's firmware (§7.2.1), a device without one answers UNKNOWN_OP
+  localparam logic [31:0] LINK_OP_INFO = 32'h0000_0001;
+  localparam logic [31:0] LINK_OP_STATUS = 32'h0000_0002;
+  localparam logic [31:0] LINK_OP_RESET = 32'h0000_0003;
+  localparam logic [31:0] LINK_OP_READ_COUNTERS = 32'h0000_0004;
+  localparam logic [31:0] LINK_OP_CLEAR_COUNTERS = 32'h0000_0005;
+  localparam logic [31:0] LINK_OP_READ_FAULTS = 32'h0000_0006;
+  localparam logic [31:0] LINK_OP_FW_INFO = 32'h0000_0007;
+  localparam logic [31:0] LINK_OP_SELFTEST = 32'h0000_0008;
+  localparam logic [31:0] LINK_OP_UPDATE_BEGIN = 32'h0000_0009;
+  localparam logic [31:0] LINK_OP_UPDATE_DATA = 32'h0000_000A;
+  localparam logic [31:0] LINK_OP_UPDATE_COMMIT = 32'h0000_000B;
+  localparam logic [31:0] LINK_OP_BOOT = 32'h0000_000C;
+
+  // RESPONSE w1
+  localparam logic [31:0] LINK_RESP_OK = 32'h0000_0000;
+  localparam logic [31:0] LINK_RESP_UNKNOWN_OP = 32'h0000_0001;
+  localparam logic [31:0] LINK_RESP_BAD_REQUEST = 32'h0000_0002;
+  localparam logic [31:0] LINK_RESP_FAILED = 32'h0000_0003;
+
+  // INFO response: (key, value) word pairs after op and status
+  localparam logic [31:0] LINK_INFO_VERSION = 32'h0000_0001;
+  localparam logic [31:0] LINK_INFO_ROWS = 32'h0000_0002;
+  localparam logic [31:0] LINK_INFO_COLS = 32'h0000_0003;
+  localparam logic [31:0] LINK_INFO_UB_VECTORS = 32'h0000_0004;
+  localparam logic [31:0] LINK_INFO_WEIGHT_TILES = 32'h0000_0005;
+  localparam logic [31:0] LINK_INFO_ACC_VECTORS = 32'h0000_0006;
+  localparam logic [31:0] LINK_INFO_BIAS_VECTORS = 32'h0000_0007;
+  localparam logic [31:0] LINK_INFO_IQ_WORDS = 32'h0000_0008;
+  localparam logic [31:0] LINK_INFO_CLOCK_HZ = 32'h0000_0009;
+  localparam logic [31:0] LINK_INFO_ROW_DELAY = 32'h0000_000A;
+  localparam logic [31:0] LINK_INFO_MAX_PAYLOAD = 32'h0000_000B;
+  localparam int unsigned LINK_INFO_MAX = 11;
+
+  // STATUS response words after op and status
+  localparam logic [31:0] LINK_STATUS_STATE = 32'h0000_0000;
+  localparam logic [31:0] LINK_STATUS_FREE_WORDS = 32'h0000_0001;
+  localparam logic [31:0] LINK_STATUS_QUEUED_WORDS = 32'h0000_0002;
+  localparam logic [31:0] LINK_STATUS_FAULTS = 32'h0000_0003;
+  localparam int unsigned LINK_STATUS_COUNT = 4;
+
+  // STATUS STATE: the device's execution state
+  localparam logic [1:0] STATE_IDLE = 2'd0;
+  localparam logic [1:0] STATE_RUNNING = 2'd1;
+  localparam logic [1:0] STATE_FAULTED = 2'd2;
+
+  // READ_COUNTERS response: word index after op and status; the _LO/_HI pairs are one 64-bit counter
+  localparam logic [31:0] CNT_CYCLES = 32'h0000_0000;
+  localparam logic [31:0] CNT_BUSY = 32'h0000_0001;
+  localparam logic [31:0] CNT_MACS_LO = 32'h0000_0002;
+  localparam logic [31:0] CNT_MACS_HI = 32'h0000_0003;
+  localparam logic [31:0] CNT_WEIGHT_STALL = 32'h0000_0004;
+  localparam logic [31:0] CNT_INPUT_STALL = 32'h0000_0005;
+  localparam logic [31:0] CNT_OUTPUT_STALL = 32'h0000_0006;
+  localparam logic [31:0] CNT_IDLE = 32'h0000_0007;
+  localparam logic [31:0] CNT_BYTES_IN_LO = 32'h0000_0008;
+  localparam logic [31:0] CNT_BYTES_IN_HI = 32'h0000_0009;
+  localparam logic [31:0] CNT_BYTES_OUT_LO = 32'h0000_000A;
+  localparam logic [31:0] CNT_BYTES_OUT_HI = 32'h0000_000B;
+  localparam logic [31:0] CNT_INSTRUCTIONS = 32'h0000_000C;
+  localparam int unsigned CNT_COUNT = 13;
+
+  // READ_FAULTS response words after op and status
+  localparam logic [31:0] LINK_FAULTS_COUNT_SINCE_RESET = 32'h0000_0000;
+  localparam logic [31:0] LINK_FAULTS_PC = 32'h0000_0001;
+  localparam logic [31:0] LINK_FAULTS_CODE = 32'h0000_0002;
+  localparam logic [31:0] LINK_FAULTS_INSTR = 32'h0000_0003;
+  localparam int unsigned LINK_FAULTS_COUNT = 4;
+
+  // EVENT w0: the kind of event
+  localparam logic [31:0] EVENT_SYNC = 32'h0000_0001;
+  localparam logic [31:0] EVENT_FAULT = 32'h0000_0002;
+
+  // PROGRAM frame flags (W1 bits 15:8): a program runs from a frame flagged START to one flagged END
+  localparam logic [7:0] PROGRAM_START = 8'h01;
+  localparam logic [7:0] PROGRAM_END = 8'h02;
+
+  // instruction word 0: opcode | flags | n (LSB, width)
+  localparam int unsigned ISA_FIELD_OP_LSB = 0;
+  localparam int unsigned ISA_FIELD_OP_WIDTH = 8;
+  localparam int unsigned ISA_FIELD_FLAGS_LSB = 8;
+  localparam int unsigned ISA_FIELD_FLAGS_WIDTH = 8;
+  localparam int unsigned ISA_FIELD_N_LSB = 16;
+  localparam int unsigned ISA_FIELD_N_WIDTH = 16;
+
+  // opcodes (instruction word 0 bits 7:0)
+  localparam logic [7:0] OP_HOST_READ = 8'h01;
+  localparam logic [7:0] OP_LOAD_WEIGHTS = 8'h02;
+  localparam logic [7:0] OP_MATMUL = 8'h03;
+  localparam logic [7:0] OP_ACTIVATE = 8'h04;
+  localparam logic [7:0] OP_HOST_WRITE = 8'h05;
+  localparam logic [7:0] OP_SYNC = 8'h06;
+
+  // HOST_READ / HOST_WRITE flags[1:0]: the memory
+  localparam logic [1:0] MEM_UB = 2'd0;
+  localparam logic [1:0] MEM_WM = 2'd1;
+  localparam logic [1:0] MEM_ACC = 2'd2;
+  localparam logic [1:0] MEM_BIAS = 2'd3;
+
+  // MATMUL flags
+  localparam logic [7:0] MATMUL_ACCUMULATE = 8'h01;
+  localparam logic [7:0] MATMUL_SWAP = 8'h02;
+
+  // ACTIVATE flags
+  localparam logic [7:0] ACTIVATE_RELU = 8'h01;
+  localparam logic [7:0] ACTIVATE_BIAS = 8'h02;
+
+  // fault codes: EVENT FAULT w2, READ_FAULTS CODE
+  localparam logic [2:0] FAULT_OPCODE = 3'd1;
+  localparam logic [2:0] FAULT_COUNT = 3'd2;
+  localparam logic [2:0] FAULT_RANGE = 3'd3;
+  localparam logic [2:0] FAULT_NO_TILE = 3'd4;
+  localparam logic [2:0] FAULT_TRUNCATED = 3'd5;
+  localparam logic [2:0] FAULT_MEMORY = 3'd6;
+  localparam logic [2:0] FAULT_FRAMING = 3'd7;
+
+  // CMD register bits (write 1 to act; reads 0)
+  localparam int unsigned CMD_RESET_LSB = 0;
+  localparam int unsigned CMD_RESET_WIDTH = 1;
+  localparam int unsigned CMD_CLEAR_COUNTERS_LSB = 1;
+  localparam int unsigned CMD_CLEAR_COUNTERS_WIDTH = 1;
+  localparam int unsigned CMD_SNAPSHOT_LSB = 2;
+  localparam int unsigned CMD_SNAPSHOT_WIDTH = 1;
+
+  // Control-plane register word addresses (docs/registers.md).
+  localparam logic [7:0] REG_ID = 8'h00;
+  localparam logic [7:0] REG_VERSION = 8'h01;
+  localparam logic [7:0] REG_ROWS = 8'h02;
+  localparam logic [7:0] REG_COLS = 8'h03;
+  localparam logic [7:0] REG_UB_VECTORS = 8'h04;
+  localparam logic [7:0] REG_WEIGHT_TILES = 8'h05;
+  localparam logic [7:0] REG_ACC_VECTORS = 8'h06;
+  localparam logic [7:0] REG_BIAS_VECTORS = 8'h07;
+  localparam logic [7:0] REG_IQ_WORDS = 8'h08;
+  localparam logic [7:0] REG_CLOCK_HZ = 8'h09;
+  localparam logic [7:0] REG_ROW_DELAY = 8'h0A;
+  localparam logic [7:0] REG_MAX_PAYLOAD = 8'h0B;
+  localparam logic [7:0] REG_STATE = 8'h10;
+  localparam logic [7:0] REG_FREE_WORDS = 8'h11;
+  localparam logic [7:0] REG_QUEUED_WORDS = 8'h12;
+  localparam logic [7:0] REG_FAULTS = 8'h13;
+  localparam logic [7:0] REG_CYCLES = 8'h20;
+  localparam logic [7:0] REG_BUSY = 8'h21;
+  localparam logic [7:0] REG_MACS_LO = 8'h22;
+  localparam logic [7:0] REG_MACS_HI = 8'h23;
+  localparam logic [7:0] REG_WEIGHT_STALL = 8'h24;
+  localparam logic [7:0] REG_INPUT_STALL = 8'h25;
+  localparam logic [7:0] REG_OUTPUT_STALL = 8'h26;
+  localparam logic [7:0] REG_IDLE = 8'h27;
+  localparam logic [7:0] REG_BYTES_IN_LO = 8'h28;
+  localparam logic [7:0] REG_BYTES_IN_HI = 8'h29;
+  localparam logic [7:0] REG_BYTES_OUT_LO = 8'h2A;
+  localparam logic [7:0] REG_BYTES_OUT_HI = 8'h2B;
+  localparam logic [7:0] REG_INSTRUCTIONS = 8'h2C;
+  localparam logic [7:0] REG_FAULT_COUNT = 8'h30;
+  localparam logic [7:0] REG_FAULT_PC = 8'h31;
+  localparam logic [7:0] REG_FAULT_CODE = 8'h32;
+  localparam logic [7:0] REG_FAULT_INSTR = 8'h33;
+  localparam logic [7:0] REG_CMD = 8'h3F;
+  localparam logic [7:0] REG_SNAP = 8'h40;
+  localparam logic [7:0] REG_INFO_BASE = 8'h00;
+  localparam logic [7:0] REG_STATUS_BASE = 8'h10;
+  localparam logic [7:0] REG_COUNTER_BASE = 8'h20;
+  localparam logic [7:0] REG_FAULT_BASE = 8'h30;
+  localparam logic [7:0] REG_SNAP_BASE = 8'h40;
+
+  // Clocks an fp32 add takes with pipeline cuts at the set bits of cuts[2:0]
+  // (ftpu_fp32_add), and the cycles a partial sum spends in a PE: one more.
+  // gen.py's row_delay() is the same formula for the build and the host.
+  function automatic integer add_latency(input integer cuts);
+    add_latency = (cuts & 1) + ((cuts >> 1) & 1) + ((cuts >> 2) & 1);
+  endfunction
+  function automatic integer row_delay(input integer cuts);
+    row_delay = 1 + add_latency(cuts);
+  endfunction
+
+  // Device configurations: <CONFIG>_<Param> (ftpu_top's defaults are DEFAULT_*).
+  localparam int unsigned DEFAULT_N = 16;
+  localparam int unsigned DEFAULT_AddCuts = 0;
+  localparam int unsigned DEFAULT_InFlight = 4;
+  localparam int unsigned DEFAULT_UbVectors = 4096;
+  localparam int unsigned DEFAULT_WmRows = 16384;
+  localparam int unsigned DEFAULT_AccVectors = 4096;
+  localparam int unsigned DEFAULT_BiasVectors = 256;
+  localparam int unsigned DEFAULT_IqWords = 8192;
+  localparam int unsigned DEFAULT_ClockHz = 100000000;
+  localparam int unsigned DEVICE_16_N = 16;
+  localparam int unsigned DEVICE_16_AddCuts = 0;
+  localparam int unsigned DEVICE_16_InFlight = 4;
+  localparam int unsigned DEVICE_16_UbVectors = 4096;
+  localparam int unsigned DEVICE_16_WmRows = 16384;
+  localparam int unsigned DEVICE_16_AccVectors = 4096;
+  localparam int unsigned DEVICE_16_BiasVectors = 256;
+  localparam int unsigned DEVICE_16_IqWords = 8192;
+  localparam int unsigned DEVICE_16_ClockHz = 100000000;
+  localparam int unsigned DEVICE_4P_N = 4;
+  localparam int unsigned DEVICE_4P_AddCuts = 7;
+  localparam int unsigned DEVICE_4P_InFlight = 8;
+  localparam int unsigned DEVICE_4P_UbVectors = 256;
+  localparam int unsigned DEVICE_4P_WmRows = 256;
+  localparam int unsigned DEVICE_4P_AccVectors = 256;
+  localparam int unsigned DEVICE_4P_BiasVectors = 16;
+  localparam int unsigned DEVICE_4P_IqWords = 8192;
+  localparam int unsigned DEVICE_4P_ClockHz = 100000000;
+  localparam int unsigned CONTROL_N = 8;
+  localparam int unsigned CONTROL_AddCuts = 3;
+  localparam int unsigned CONTROL_InFlight = 4;
+  localparam int unsigned CONTROL_UbVectors = 1000;
+  localparam int unsigned CONTROL_WmRows = 2400;
+  localparam int unsigned CONTROL_AccVectors = 700;
+  localparam int unsigned CONTROL_BiasVectors = 50;
+  localparam int unsigned CONTROL_IqWords = 5000;
+  localparam int unsigned CONTROL_ClockHz = 123456789;
+  localparam int unsigned ICEBREAKER_N = 2;
+  localparam int unsigned ICEBREAKER_AddCuts = 7;
+  localparam int unsigned ICEBREAKER_InFlight = 8;
+  localparam int unsigned ICEBREAKER_UbVectors = 512;
+  localparam int unsigned ICEBREAKER_WmRows = 512;
+  localparam int unsigned ICEBREAKER_AccVectors = 256;
+  localparam int unsigned ICEBREAKER_BiasVectors = 16;
+  localparam int unsigned ICEBREAKER_IqWords = 1024;
+  localparam int unsigned ICEBREAKER_ClockHz = 24000000;
+  localparam int unsigned ICEBREAKER_Baud = 3000000;
+  localparam int unsigned TANGNANO20K_N = 2;
+  localparam int unsigned TANGNANO20K_AddCuts = 7;
+  localparam int unsigned TANGNANO20K_InFlight = 8;
+  localparam int unsigned TANGNANO20K_UbVectors = 512;
+  localparam int unsigned TANGNANO20K_WmRows = 512;
+  localparam int unsigned TANGNANO20K_AccVectors = 256;
+  localparam int unsigned TANGNANO20K_BiasVectors = 16;
+  localparam int unsigned TANGNANO20K_IqWords = 1024;
+  localparam int unsigned TANGNANO20K_ClockHz = 27000000;
+  localparam int unsigned TANGNANO20K_Baud = 3000000;
+  localparam int unsigned ULX3S_N = 4;
+  localparam int unsigned ULX3S_AddCuts = 7;
+  localparam int unsigned ULX3S_InFlight = 8;
+  localparam int unsigned ULX3S_UbVectors = 4096;
+  localparam int unsigned ULX3S_WmRows = 8192;
+  localparam int unsigned ULX3S_AccVectors = 4096;
+  localparam int unsigned ULX3S_BiasVectors = 256;
+  localparam int unsigned ULX3S_IqWords = 8192;
+  localparam int unsigned ULX3S_ClockHz = 33333333;
+  localparam int unsigned ULX3S_Baud = 3000000;
+  localparam int unsigned ARTY_N = 6;
+  localparam int unsigned ARTY_AddCuts = 7;
+  localparam int unsigned ARTY_InFlight = 8;
+  localparam int unsigned ARTY_UbVectors = 4096;
+  localparam int unsigned ARTY_WmRows = 8192;
+  localparam int unsigned ARTY_AccVectors = 4096;
+  localparam int unsigned ARTY_BiasVectors = 256;
+  localparam int unsigned ARTY_IqWords = 8192;
+  localparam int unsigned ARTY_ClockHz = 100000000;
+  localparam int unsigned ARTY_Baud = 12000000;
+  localparam int unsigned LITEFURY_N = 6;
+  localparam int unsigned LITEFURY_AddCuts = 7;
+  localparam int unsigned LITEFURY_InFlight = 8;
+  localparam int unsigned LITEFURY_UbVectors = 4096;
+  localparam int unsigned LITEFURY_WmRows = 8192;
+  localparam int unsigned LITEFURY_AccVectors = 4096;
+  localparam int unsigned LITEFURY_BiasVectors = 256;
+  localparam int unsigned LITEFURY_IqWords = 8192;
+  localparam int unsigned LITEFURY_ClockHz = 125000000;
+
+endpackage
+/* verilator lint_on UNUSEDPARAM */
