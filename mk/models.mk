@@ -21,7 +21,7 @@ VFLAGS_COMMON := --cc -Wall -Wno-fatal --x-assign fast --x-initial fast -O3 \
 	-CFLAGS "-std=c++17 -O2 -fno-strict-aliasing -fPIC" \
 	-MAKEFLAGS "CXX=$(MODEL_CXX) OPT_FAST=-O2 OPT_SLOW=-O1 $(VERILATED_MK_VARS)"
 # -fPIC everywhere: the device models also go into libftpu.so (Makefile).
-SHIM_CXXFLAGS := -std=c++17 -O2 -g -fPIC -Wall -Wextra -Werror -Isim -isystem $(VINC) \
+SHIM_CXXFLAGS := -std=c++17 -O2 -g -fPIC -Wall -Wextra -Werror -Isim -Iproto -isystem $(VINC) \
 	-isystem $(VINC)/vltstd $(if $(filter 1,$(TRACE)),-DFTPU_TRACE=1 -DVM_TRACE=1 -DVM_TRACE_FST=1)
 
 # The package of spec constants (spec/gen.py) goes first into every list

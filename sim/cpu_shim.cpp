@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ftpu_sim_cpu.h"
+#include "ftpu_spec.h"
 #include "sim_model.hpp"
 #include FTPU_VHEADER
 
@@ -79,10 +80,12 @@ struct Cpu : ftpu::Model<FTPU_VCLASS> {
 					reg_nwrites[a]++;
 					reg_last[a] = top->reg_wdata_o;
 					// ftpu_control: CMD SNAPSHOT copies
-					// the counters 0x20.. to 0x40..
-					if (a == 0x3f && (top->reg_wdata_o & 4))
-						for (unsigned i = 0; i < 13; i++)
-							regs[0x40 + i] = regs[0x20 + i];
+					// the counters to SNAP
+					if (a == FTPU_REG_CMD &&
+					    (top->reg_wdata_o >> FTPU_CMD_SNAPSHOT_LSB & 1))
+						for (unsigned i = 0; i < FTPU_LINK_CNT_COUNT; i++)
+							regs[FTPU_REG_SNAP + i] =
+								regs[FTPU_REG_CYCLES + i];
 				} else {
 					reg_nreads[a]++;
 					reg_rdata_next = regs[a];

@@ -15,6 +15,7 @@
 #include <new>
 #include <vector>
 
+#include "ftpu_spec.h"
 #include "sim_model.hpp"
 #include FTPU_VHEADER
 
@@ -176,11 +177,12 @@ struct Device : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 		cycle(true, true, addr, value);
 	}
 
-	// Registers 0x20 + enum ftpu_link_counter: a read request per cycle,
-	// each word the cycle after its request (a _lo read latches its _hi).
+	// The counter registers (CYCLES + enum ftpu_link_counter): a read
+	// request per cycle, each word the cycle after its request (a _lo read
+	// latches its _hi).
 	void read_counters(ftpu_sim_device_counters *c) override
 	{
-		enum { kFirst = 0x20, kCount = 13 };
+		enum { kFirst = FTPU_REG_CYCLES, kCount = FTPU_LINK_CNT_COUNT };
 		uint32_t w[kCount];
 		for (unsigned i = 0; i <= kCount; i++) {
 			if (i < kCount)
@@ -190,16 +192,17 @@ struct Device : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 			if (i > 0)
 				w[i - 1] = rdata_q;
 		}
-		c->cycles = w[0];
-		c->busy = w[1];
-		c->macs = (uint64_t)w[3] << 32 | w[2];
-		c->weight_stall = w[4];
-		c->input_stall = w[5];
-		c->output_stall = w[6];
-		c->idle = w[7];
-		c->bytes_in = (uint64_t)w[9] << 32 | w[8];
-		c->bytes_out = (uint64_t)w[11] << 32 | w[10];
-		c->instructions = w[12];
+		auto w64 = [&w](unsigned lo) { return (uint64_t)w[lo + 1] << 32 | w[lo]; };
+		c->cycles = w[FTPU_LINK_CNT_CYCLES];
+		c->busy = w[FTPU_LINK_CNT_BUSY];
+		c->macs = w64(FTPU_LINK_CNT_MACS_LO);
+		c->weight_stall = w[FTPU_LINK_CNT_WEIGHT_STALL];
+		c->input_stall = w[FTPU_LINK_CNT_INPUT_STALL];
+		c->output_stall = w[FTPU_LINK_CNT_OUTPUT_STALL];
+		c->idle = w[FTPU_LINK_CNT_IDLE];
+		c->bytes_in = w64(FTPU_LINK_CNT_BYTES_IN_LO);
+		c->bytes_out = w64(FTPU_LINK_CNT_BYTES_OUT_LO);
+		c->instructions = w[FTPU_LINK_CNT_INSTRUCTIONS];
 	}
 
 	void get_stats(ftpu_sim_device_stats *st) const override
