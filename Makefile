@@ -32,10 +32,47 @@ OPT ?= -O2
 # -ffp-contract=off: a fused multiply-add would skip the FTZ of the product
 # and break the numeric contract (docs/numerics.md).
 CFLAGS_BASE := -std=c11 $(OPT) -g -Wall -Wextra -Werror -ffp-contract=off \
-	-fno-fast-math -D_GNU_SOURCE -Ihost-lib/include -Ihost-lib/src -Idriver -Isim
+	-fno-fast-math -D_GNU_SOURCE
 CFLAGS += $(CFLAGS_BASE)
-# libusb-1.0: the usb transport (driver/usb_transport.c).
+# libusb-1.0: the usb transport (host-lib/src/transports/usb_transport.c).
 LDLIBS += -lusb-1.0 -lm
+
+# --- layers: each folder compiles with the include path of its layer -------
+# A folder sees itself and what is below it, so an include that goes up a
+# layer does not compile; scripts/check-layers.py (make test) also checks
+# every #include "..." against this table. The most specific key wins.
+# (README.md, Layout.)
+LIB_INC := -Ihost-lib/include -Ihost-lib/src -Ihost-lib/src/transports -Iproto
+HARNESS_INC := -Iharness -Ihost-lib/include -Iproto -Imodel -Isim
+INC_proto := -Iproto
+INC_model := -Iproto -Imodel
+INC_firmware := -Iproto -Ifirmware/include
+INC_host-lib := $(LIB_INC)
+INC_host-lib/src/transports/ref_transport.c := $(LIB_INC) -Imodel
+INC_sim := -Isim -Ihost-lib/include -Ihost-lib/src/transports
+INC_tools := -Ihost-lib/include
+INC_examples := -Ihost-lib/include
+INC_harness := $(HARNESS_INC)
+INC_tests/proto := -Iproto -Ihost-lib/include -Iharness
+INC_tests/model := -Iproto -Imodel -Ihost-lib/include -Iharness
+INC_tests/lib := $(LIB_INC) $(HARNESS_INC)
+INC_tests/transport := $(LIB_INC) $(HARNESS_INC)
+INC_tests/rtl := $(HARNESS_INC)
+INC_tests/cpu := $(HARNESS_INC) -Ifirmware/include
+INC_tests/firmware := $(HARNESS_INC) -Ifirmware/include
+INC_tests/fuzz := -Iproto -Ifirmware/include
+INC_tests/examples := -Ihost-lib/include -Iharness
+INC_bench := $(LIB_INC) $(HARNESS_INC)
+# Folders a layer may reach by a relative include (../x.c) beyond its -I.
+ROOTS_tests/firmware := firmware tests/fuzz examples
+ROOTS_tests/fuzz := firmware
+ROOTS_tests/examples := examples
+ROOTS_firmware := firmware
+LAYERS := host-lib/src/transports/ref_transport.c proto model firmware host-lib sim \
+	tools examples harness tests/proto tests/model tests/lib tests/transport tests/rtl \
+	tests/cpu tests/firmware tests/fuzz tests/examples bench
+layer_of = $(firstword $(foreach l,$(LAYERS),$(if $(filter $(l) $(l)/%,$(1)),$(l))))
+layer_inc = $(if $(call layer_of,$(1)),$(INC_$(call layer_of,$(1))),$(error $(1): in no layer (Makefile LAYERS)))
 
 # --- tools: installed first, then make reads everything again -----------------
 # scripts/deps.sh installs the Debian packages and the pinned tools
@@ -64,28 +101,31 @@ deps:
 CFLAGS_BASE += $(LIBUSB_CFLAGS)
 
 # --- host library -----------------------------------------------------------
-LIB_SRCS := $(wildcard host-lib/src/*.c driver/*.c)
+# libftpu: the library with its transports, and the layers below it (the
+# protocol and numerics, the C model behind the ref transport).
+LIB_SRCS := $(wildcard proto/*.c model/*.c host-lib/src/*.c host-lib/src/transports/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIBFTPU := $(BUILD)/host-lib/libftpu.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(call layer_inc,$<) -MMD -MP -c $< -o $@
 
 $(LIBFTPU): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
-# The shared library carries the simulated devices (so "sim" works for any
-# program linked with -lftpu); the static one does not: a static program
-# that wants "sim" links the device models too (as the tools here do).
+# The shared library carries the simulated devices (sim/: the models and
+# the sim transport, so "sim" works for any program linked with -lftpu); the
+# static one does not: a static program that wants "sim" links the device
+# models too (model_link, as the tools here do).
 SO_VERSION := 0.2.0
 LIBFTPU_SO := $(BUILD)/host-lib/libftpu.so.$(SO_VERSION)
 LIB_SO_MODELS := device_16 device_4p $(SIM_BOARDS:%=board_%)
 LIB_PIC_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(call layer_inc,$<) -fPIC -MMD -MP -c $< -o $@
 
 # --- the spec (spec/ftpu.toml): constants and configurations -------------------
 # spec/gen.py writes proto/ftpu_spec.h, rtl/ftpu_pkg.sv, mk/spec.mk and the
@@ -106,7 +146,7 @@ include mk/models.mk
 $(LIBFTPU_SO): $(LIB_PIC_OBJS) $(call model_libs,$(LIB_SO_MODELS)) host-lib/libftpu.map
 	$(CXX) -shared -Wl,-soname,libftpu.so.0 -Wl,--version-script=host-lib/libftpu.map \
 		-o $@ $(LIB_PIC_OBJS) $(foreach m,$(LIB_SO_MODELS),$(call model_shim,$(m))) \
-		$(SIM_DIR)/sim_api.o -Wl,--whole-archive \
+		$(SIM_LIB_OBJS) -Wl,--whole-archive \
 		$(foreach m,$(LIB_SO_MODELS),$(call model_lib,$(m))) $(VRUNTIME) \
 		-Wl,--no-whole-archive -lusb-1.0 -lz -lpthread -lm
 	@ln -sf $(@F) $(@D)/libftpu.so.0 && ln -sf libftpu.so.0 $(@D)/libftpu.so
@@ -122,10 +162,10 @@ PREFIX ?= /usr/local
 # udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d: with the default
 # prefix pass UDEV_RULES_DIR=/etc/udev/rules.d (docs/transports.md).
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
-install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in driver/99-ftpu.rules
+install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in host-lib/udev/99-ftpu.rules
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -d $(DESTDIR)$(UDEV_RULES_DIR)
-	install -m 644 driver/99-ftpu.rules $(DESTDIR)$(UDEV_RULES_DIR)/
+	install -m 644 host-lib/udev/99-ftpu.rules $(DESTDIR)$(UDEV_RULES_DIR)/
 	install -m 644 host-lib/include/ftpu.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(LIBFTPU) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBFTPU_SO) $(DESTDIR)$(PREFIX)/lib/
@@ -138,31 +178,38 @@ install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in driver/99-ftpu
 		"'sudo udevadm control --reload && sudo udevadm trigger' and replug the board"
 
 # --- tests -------------------------------------------------------------------
-HOST_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard tests/host/test_*.c))
-RTL_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard tests/rtl/test_*.c))
+# tests/<what>/test_*.c, by what they test: proto, model, lib, transport,
+# rtl, cpu, firmware, examples. A test with models (<test>_MODELS,
+# mk/models.mk) links them with C++; one without is a host test, also
+# built under the sanitizers.
+TEST_SRCS := $(wildcard tests/*/test_*.c)
+test_name = $(basename $(notdir $(1)))
+HOST_TESTS := $(foreach t,$(TEST_SRCS),$(if $($(call test_name,$(t))_MODELS),,$(BUILD)/$(t:.c=)))
+RTL_TESTS := $(foreach t,$(TEST_SRCS),$(if $($(call test_name,$(t))_MODELS),$(BUILD)/$(t:.c=)))
 
-$(HOST_TESTS): $(BUILD)/tests/host/%: $(BUILD)/tests/host/%.o $(LIBFTPU)
+$(HOST_TESTS): $(BUILD)/%: $(BUILD)/%.o $(LIBFTPU)
 	$(CC) $(CFLAGS) $^ -o $@ -lcmocka -lz $(LDLIBS)
 
-# An RTL test links the models named in its <test>_MODELS variable, and the
-# objects in its <test>_OBJS (code under test outside the library).
+# A test with models links those named in its <test>_MODELS variable, and
+# the objects in its <test>_OBJS (code under test outside the library).
 .SECONDEXPANSION:
-$(RTL_TESTS): $(BUILD)/tests/rtl/%: $(BUILD)/tests/rtl/%.o $$($$*_OBJS) $$(call model_libs,$$($$*_MODELS)) $(LIBFTPU)
-	$(CXX) $< $($*_OBJS) $(call model_link,$($*_MODELS)) $(LIBFTPU) -o $@ \
+$(RTL_TESTS): $(BUILD)/%: $(BUILD)/%.o $$($$(notdir $$*)_OBJS) \
+		$$(call model_libs,$$($$(notdir $$*)_MODELS)) $(LIBFTPU)
+	$(CXX) $< $($(notdir $*)_OBJS) $(call model_link,$($(notdir $*)_MODELS)) $(LIBFTPU) -o $@ \
 		-lcmocka -lz -lpthread $(LDLIBS)
 
 # The host tests again under AddressSanitizer and UndefinedBehaviorSanitizer
 # (their own objects and library under $(BUILD)/san).
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-SAN_TESTS := $(patsubst $(BUILD)/tests/host/%,$(BUILD)/san/tests/host/%_san,$(HOST_TESTS))
+SAN_TESTS := $(patsubst $(BUILD)/%,$(BUILD)/san/%_san,$(HOST_TESTS))
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 LIBFTPU_SAN := $(BUILD)/san/libftpu.a
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(call layer_inc,$<) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 $(LIBFTPU_SAN): $(SAN_OBJS)
 	$(AR) rcs $@ $^
-$(SAN_TESTS): $(BUILD)/san/tests/host/%_san: $(BUILD)/san/tests/host/%.o $(LIBFTPU_SAN)
+$(SAN_TESTS): $(BUILD)/san/%_san: $(BUILD)/san/%.o $(LIBFTPU_SAN)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ -o $@ -lcmocka -lz -lpthread $(LDLIBS)
 
 # make install into a temporary prefix, and the README's example built
@@ -173,7 +220,16 @@ $(INSTALL_CHECK): scripts/test-install.sh $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) h
 	@printf '#!/bin/sh\nBUILD=%s exec bash %s/scripts/test-install.sh\n' '$(BUILD)' '$(CURDIR)' > $@
 	@chmod +x $@
 
-TESTS := $(HOST_TESTS) $(RTL_TESTS) $(SAN_TESTS) $(INSTALL_CHECK)
+# No #include "..." crosses a layer upward (the table above).
+LAYER_CHECK := $(BUILD)/tests/check_layers
+$(LAYER_CHECK): scripts/check-layers.py Makefile
+	@mkdir -p $(@D)
+	@printf '#!/bin/sh\ncd %s && exec python3 scripts/check-layers.py' '$(CURDIR)' > $@
+	@printf " '%s'" $(foreach l,$(LAYERS),'$(l)|$(INC_$(l))|$(ROOTS_$(l))') >> $@
+	@printf '\n' >> $@
+	@chmod +x $@
+
+TESTS := $(HOST_TESTS) $(RTL_TESTS) $(SAN_TESTS) $(INSTALL_CHECK) $(LAYER_CHECK)
 
 # TRACE=1: tests that open array models write FST waves here.
 ifeq ($(TRACE),1)

@@ -2,7 +2,7 @@
 /*
  * bench_common.h - what the transport benchmarks (bench_transport.c,
  * bench_usb.c) measure the same way: wall and thread CPU clocks, INFO
- * round trips through a transport's ops (driver/transport.h) with the
+ * round trips through a transport's ops (host-lib/src/transports/transport.h) with the
  * simulated device on the far end, and one GEMM through ftpu_gemm timed
  * with its link bytes. Header-only; a benchmark passes its die() (prints
  * what failed and exits) for the failures it cannot go on after.
@@ -17,7 +17,7 @@
 #include "ftpu.h"
 #include "link.h"
 #include "transport.h"
-#include "../tests/common/ftpu_test.h"
+#include "ftpu_test.h"
 
 static inline double bench_now_s(void)
 {

@@ -25,8 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../tests/common/device_host.h"
-#include "../tests/common/ftpu_test.h"
+#include "device_host.h"
+#include "ftpu_test.h"
 
 #define REG_CMD 0x3F
 #define CMD_CLEAR_COUNTERS 2u

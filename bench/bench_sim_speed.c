@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../tests/common/array_gemm.h"
-#include "../tests/common/ftpu_test.h"
+#include "array_gemm.h"
+#include "ftpu_test.h"
 
 static double now(void)
 {

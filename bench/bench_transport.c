@@ -5,7 +5,7 @@
  * pipes (as in tests/rtl/test_transport_{uart,xdma}.c), "sim" in process
  * for comparison.
  *
- * Table 1, raw: the transport's ops alone (driver/transport.h) with a far
+ * Table 1, raw: the transport's ops alone (host-lib/src/transports/transport.h) with a far
  * end that only sinks (H->D bytes/s) or echoes (bytes/s both ways at
  * once: a writer thread sends while the reader takes them back), 64 KiB
  * per write, and the host's CPU time per 64 KiB frame (the threads that
@@ -14,7 +14,7 @@
  * 3 Mbaud carries 300 KB/s.
  *
  * Table 2, end to end with the simulated device on the far end
- * (tests/common/sim_peer.h): INFO round trips per second (a CONTROL frame
+ * (harness/sim_peer.h): INFO round trips per second (a CONTROL frame
  * out, its RESPONSE parsed), and a GEMM through ftpu_gemm, link bytes per
  * second (the device's counters over the host's wall time). The simulated
  * device runs ~80k cycles/s and takes one byte per cycle, which bounds
@@ -37,8 +37,8 @@
 #include "link.h"
 #include "transport.h"
 #include "bench_common.h"
-#include "../tests/common/ftpu_test.h"
-#include "../tests/common/sim_peer.h"
+#include "ftpu_test.h"
+#include "sim_peer.h"
 
 enum { FRAME = 65536 };
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bench_usb.c - what the usb transport (driver/usb_transport.c) moves and
+ * bench_usb.c - what the usb transport (host-lib/src/transports/usb_transport.c) moves and
  * what it costs the host, without hardware: libusb against devices
- * emulated under umockdev (tests/common/usb_emu.h, as in
- * tests/rtl/test_transport_usb.c). The program runs itself under
+ * emulated under umockdev (harness/usb_emu.h, as in
+ * tests/transport/test_transport_usb.c). The program runs itself under
  * umockdev-wrapper.
  *
  * Table 1, raw: the transport's ops alone with a far end that sinks (H->D),
@@ -34,9 +34,9 @@
 #include "link.h"
 #include "transport.h"
 #include "bench_common.h"
-#include "../tests/common/ftpu_test.h"
-#include "../tests/common/sim_peer.h"
-#include "../tests/common/usb_emu.h"
+#include "ftpu_test.h"
+#include "sim_peer.h"
+#include "usb_emu.h"
 
 enum { CHUNK = 65536 };
 

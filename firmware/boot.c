@@ -3,7 +3,7 @@
 #include "boot.h"
 
 #include "crc32.h"
-#include "include/ftpu_fw.h"
+#include "ftpu_fw.h"
 #include "include/ftpu_regs.h"
 #include "hal.h"
 
@@ -46,7 +46,7 @@ bool fw_boot_app_intact(const struct fw_boot_record *r)
 	for (uint32_t off = 0; off < r->app_size; off += 4) {
 		if (off % 1024u == 0)
 			fw_hal_kick();
-		crc = fw_crc32_word(crc, fw_hal_slot_read(off));
+		crc = ftpu_crc32_word(crc, fw_hal_slot_read(off));
 	}
 	return crc == r->app_crc;
 }

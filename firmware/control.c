@@ -2,7 +2,7 @@
 /* control.c - CONTROL request handling. Portable C (see control.h). */
 #include "control.h"
 
-#include "include/ftpu_fw.h"
+#include "ftpu_fw.h"
 #include "include/ftpu_regs.h"
 #include "hal.h"
 #include "link.h"

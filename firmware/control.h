@@ -2,9 +2,9 @@
 /*
  * control.h - the firmware's CONTROL request handling: one request payload
  * in, one RESPONSE payload out (docs/protocol.md §7.1-7.2 and the ops of
- * include/ftpu_fw.h). Portable C with no MMIO: the device is reached
+ * proto/ftpu_fw.h). Portable C with no MMIO: the device is reached
  * through hal.h. The answers to protocol 1.0's ops are those of
- * rtl/core/ftpu_control.sv and driver/ref_device.c for the same registers.
+ * rtl/core/ftpu_control.sv and model/ref_device.c for the same registers.
  */
 #ifndef FW_CONTROL_H
 #define FW_CONTROL_H

@@ -8,7 +8,7 @@ uint32_t fw_image_hcrc(const uint32_t *hdr)
 {
 	uint32_t crc = 0;
 	for (unsigned i = 0; i < FTPU_FW_IMG_HCRC; i++)
-		crc = fw_crc32_word(crc, hdr[i]);
+		crc = ftpu_crc32_word(crc, hdr[i]);
 	return crc;
 }
 

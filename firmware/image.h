@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* image.h - checks of an update image header (include/ftpu_fw.h). */
+/* image.h - checks of an update image header (proto/ftpu_fw.h). */
 #ifndef FW_IMAGE_H
 #define FW_IMAGE_H
 
 #include <stdint.h>
 
-#include "include/ftpu_fw.h"
+#include "ftpu_fw.h"
 
 /*
  * Checks an image header (FTPU_FW_IMG_WORDS words) against a RAM slot of

@@ -9,7 +9,7 @@
 
 #include "boot.h"
 #include "control.h"
-#include "include/ftpu_fw.h"
+#include "ftpu_fw.h"
 #include "hal.h"
 #include "hal_mmio.h"
 

@@ -3,7 +3,7 @@
 #include "selftest.h"
 
 #include "crc32.h"
-#include "include/ftpu_fw.h"
+#include "ftpu_fw.h"
 #include "hal.h"
 
 #define GM 4 /* C = A (GM x GK) * B (GK x GN) */
@@ -93,7 +93,7 @@ void fw_selftest(const struct fw_boot_record *r, uint32_t *out)
 	uint32_t ran = FTPU_FW_TEST_CRC | FTPU_FW_TEST_GEMM | FTPU_FW_TEST_RAM;
 	uint32_t failed = 0;
 
-	if (fw_crc32(0, check, 9) != 0xcbf43926u)
+	if (ftpu_crc32_update(0, check, 9) != 0xcbf43926u)
 		failed |= FTPU_FW_TEST_CRC;
 	struct gemm g;
 	gemm_run(&g);

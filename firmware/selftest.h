@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* selftest.h - the SELFTEST op (include/ftpu_fw.h, enum ftpu_fw_selftest). */
+/* selftest.h - the SELFTEST op (proto/ftpu_fw.h, enum ftpu_fw_selftest). */
 #ifndef FW_SELFTEST_H
 #define FW_SELFTEST_H
 

@@ -43,7 +43,7 @@ int fw_update_data(struct fw_update *u, uint32_t off, const uint32_t *w,
 	}
 	for (unsigned i = 0; i < n; i++) {
 		fw_hal_slot_write(off + 4u * i, w[i]);
-		u->crc = fw_crc32_word(u->crc, w[i]);
+		u->crc = ftpu_crc32_word(u->crc, w[i]);
 	}
 	u->received += 4u * n;
 	return FTPU_FW_UPD_OK;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "boot.h"
-#include "include/ftpu_fw.h"
+#include "ftpu_fw.h"
 
 struct fw_update {
 	uint32_t hdr[FTPU_FW_IMG_WORDS];

@@ -166,10 +166,13 @@ include $(sort $(wildcard mk/models/*.mk))
 
 model_lib = $(SIM_DIR)/$(1)/V$(1)__ALL.a
 model_shim = $(SIM_DIR)/$(1)/shim.o
+# The simulated-device library: the models' shims, their C API and the sim
+# transport (sim/sim_transport.c, which overrides libftpu's stand-in).
+SIM_LIB_OBJS := $(SIM_DIR)/sim_api.o $(SIM_DIR)/sim_transport.o
 model_libs = $(foreach m,$(1),$(call model_lib,$(m)) $(call model_shim,$(m))) \
-	$(if $(1),$(SIM_DIR)/sim_api.o $(VRUNTIME))
+	$(if $(1),$(SIM_LIB_OBJS) $(VRUNTIME))
 # Link order: shims, models, then the Verilator runtime.
-model_link = $(foreach m,$(1),$(call model_shim,$(m))) $(SIM_DIR)/sim_api.o \
+model_link = $(foreach m,$(1),$(call model_shim,$(m))) $(SIM_LIB_OBJS) \
 	$(foreach m,$(1),$(call model_lib,$(m))) $(if $(1),$(VRUNTIME))
 
 # A model rebuilds when its sources or its flags change (flags file below).
@@ -194,6 +197,10 @@ $(foreach m,$(MODELS),$(eval $(call model_rules,$(m))))
 $(SIM_DIR)/sim_api.o: sim/sim_api.cpp sim/sim_model.hpp sim/ftpu_sim.h
 	@mkdir -p $(@D)
 	$(CXX) $(SHIM_CXXFLAGS) -c $< -o $@
+# C against libftpu's transport interface; -fPIC: also in libftpu.so.
+$(SIM_DIR)/sim_transport.o: sim/sim_transport.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(call layer_inc,$<) -fPIC -MMD -MP -c $< -o $@
 
 # The Verilator runtime, compiled once for all models.
 VRUNTIME := $(SIM_DIR)/libverilated.a
@@ -213,7 +220,7 @@ $(SIM_DIR)/runtime/%.o: $(VINC)/%.cpp $(SIM_DIR)/runtime/flags
 $(VRUNTIME): $(VRUNTIME_OBJS)
 	$(AR) rcs $@ $^
 
-sim: $(VRUNTIME) $(foreach m,$(MODELS),$(call model_lib,$(m)) $(call model_shim,$(m))) $(SIM_DIR)/sim_api.o
+sim: $(VRUNTIME) $(foreach m,$(MODELS),$(call model_lib,$(m)) $(call model_shim,$(m))) $(SIM_LIB_OBJS)
 
 # Which models each RTL test and benchmark links.
 test_mul_MODELS := mul_lanes
@@ -221,7 +228,7 @@ test_add_MODELS := add_lanes
 test_mac_MODELS := mac_lanes
 test_array_MODELS := array_16x16 array_4x6
 bench_sim_speed_MODELS := array_16x16 array_8x8
-array_demo_MODELS := array_16x16
+array_demo_MODELS := device_16 device_4p
 test_link_rtl_MODELS := link_loop
 test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
 test_activate_MODELS := act_lanes

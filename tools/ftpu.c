@@ -19,7 +19,6 @@
 #include <time.h>
 
 #include "ftpu.h"
-#include "numeric.h"
 
 enum { EXIT_FAIL = 1, EXIT_USAGE = 2 };
 

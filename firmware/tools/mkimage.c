@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * mkimage - wraps a firmware binary into an update image (include/ftpu_fw.h):
+ * mkimage - wraps a firmware binary into an update image (proto/ftpu_fw.h):
  * the 9-word header, then the binary padded to a multiple of 4 bytes.
  *
  *   mkimage APP.elf APP.bin VERSION OUT.img [SLOT_BYTES]
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../crc32.c"
+#include "../../proto/crc32.c"
 #include "../image.c"
 #include "ftpu_regs.h"
 
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	hdr[FTPU_FW_IMG_LOAD_ADDR] = FTPU_RAM_BASE;
 	hdr[FTPU_FW_IMG_ENTRY] = le32(elf + 24);
 	hdr[FTPU_FW_IMG_SIZE] = (uint32_t)bin_n;
-	hdr[FTPU_FW_IMG_CRC] = fw_crc32(0, bin, bin_n);
+	hdr[FTPU_FW_IMG_CRC] = ftpu_crc32_update(0, bin, bin_n);
 	hdr[FTPU_FW_IMG_HCRC] = fw_image_hcrc(hdr);
 	err = fw_image_check(hdr, FTPU_RAM_BASE, slot_bytes);
 	if (err) {

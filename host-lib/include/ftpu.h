@@ -242,6 +242,23 @@ int ftpu_gemm_bf16(ftpu_device *dev, enum ftpu_transpose trans_a,
 		   const uint16_t *b, size_t ldb, float beta, float *c,
 		   size_t ldc);
 
+/* ---- the device's numerics on the host (docs/numerics.md) ------------------- */
+
+/* fp32 bits -> bf16 bits as the device converts: a subnormal flushes to a
+ * signed zero, else round to nearest even, overflow to +-Inf, NaN stays a
+ * quiet NaN with its sign. */
+uint16_t ftpu_f32_to_bf16(uint32_t x);
+
+/*
+ * The reference GEMM, bit for bit what the device computes:
+ * C[M x N] = (accumulate ? C : +0) + A[M x K] * B[K x N] in bf16 with fp32
+ * accumulation in sequential k order; row-major, leading dimensions in
+ * elements, C as fp32 bits. Sets and restores the FPU mode itself.
+ */
+void ftpu_ref_gemm(size_t M, size_t N, size_t K, const uint16_t *A,
+		   size_t lda, const uint16_t *B, size_t ldb, uint32_t *C,
+		   size_t ldc, bool accumulate);
+
 /* ---- graphs and programs ------------------------------------------------------ */
 
 typedef struct ftpu_graph ftpu_graph;

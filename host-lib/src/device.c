@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device.c - the runtime: devices opened by URI, the link protocol spoken
- * over a transport (driver/transport.h), programs executed under the
+ * over a transport (host-lib/src/transports/transport.h), programs executed under the
  * protocol's flow control (docs/protocol.md §5, §6), stats from the
  * device's counters.
  *

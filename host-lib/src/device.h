@@ -11,10 +11,8 @@
 #include <stdint.h>
 
 #include "ftpu.h"
+#include "transport.h" /* ftpu__now_s, ftpu__transport_error */
 
-/* A monotonic clock in seconds (CLOCK_MONOTONIC): every timeout and
- * timing in libftpu and its transports. */
-double ftpu__now_s(void);
 
 /* One program execution (ftpu__execute). */
 struct ftpu_exec {
@@ -78,9 +76,7 @@ struct ftpu_wm_resident *ftpu__wm_resident(ftpu_device *dev);
 /* The stats of the last run, kept for ftpu_last_stats(). */
 void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st);
 
-/* ---- transports (driver/transport.h) and discovery (discover.c) ---- */
-
-struct ftpu_transport_ops;
+/* ---- transports (transports/transport.h) and discovery (discover.c) ---- */
 
 /* The transports ftpu_open() knows, in its order; their count in *n. */
 const struct ftpu_transport_ops *const *ftpu__transports(size_t *n);
@@ -91,12 +87,5 @@ const struct ftpu_transport_ops *const *ftpu__transports(size_t *n);
  */
 int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out);
 
-/*
- * Called by a transport's read or write before it returns a negative
- * status: the reason ("uart /dev/ttyUSB1: disconnected"), which the
- * runtime puts into ftpu_last_error(dev). Kept per thread: the op runs on
- * the thread that holds the device's lock.
- */
-void ftpu__transport_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* FTPU_DEVICE_INTERNAL_H */

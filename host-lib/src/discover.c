@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * discover.c - finding board devices: every transport's enumerate hook
- * (driver/transport.h) in the order ftpu_open() knows them, and a probe
+ * (host-lib/src/transports/transport.h) in the order ftpu_open() knows them, and a probe
  * that opens a device with a short INFO timeout (what `ftpu list` prints).
  */
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include "device.h"
 #include "ftpu.h"
 #include "link.h"
-#include "../../firmware/include/ftpu_fw.h"
+#include "ftpu_fw.h"
 
 /* enum ftpu_fw_update_err, for messages. */
 static const char *update_err_name(uint32_t e)

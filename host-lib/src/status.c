@@ -1,5 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "ftpu.h"
+#include "status.h"
+
+/* proto/ and model/ return these values without seeing ftpu.h. */
+_Static_assert(FTPU_PROTO_OK == FTPU_OK, "proto status");
+_Static_assert(FTPU_PROTO_ERR_INVALID == FTPU_ERR_INVALID, "proto status");
+_Static_assert(FTPU_PROTO_ERR_NOMEM == FTPU_ERR_NOMEM, "proto status");
+_Static_assert(FTPU_PROTO_ERR_PROTOCOL == FTPU_ERR_PROTOCOL, "proto status");
+_Static_assert(FTPU_PROTO_ERR_UNSUPPORTED == FTPU_ERR_UNSUPPORTED, "proto status");
+_Static_assert(FTPU_PROTO_ERR_NOT_FOUND == FTPU_ERR_NOT_FOUND, "proto status");
 
 const char *ftpu_strerror(int status)
 {

@@ -2,7 +2,7 @@
 # instruction-level test programs (tests/cpu/*.S) and the firmware
 # (firmware/), built with Debian's riscv64-unknown-elf toolchain.
 #
-#   make build/tests/rtl/test_rv32i && make test-test_rv32i
+#   make build/tests/cpu/test_rv32i && make test-test_rv32i
 #   make test-test_firmware            the firmware's protocol logic on the host
 #   make firmware                      build/fw/: ROM image, update image, sizes
 #   make fuzz-control                  libFuzzer over CONTROL requests (clang)
@@ -54,18 +54,25 @@ FW_VERSION ?= 0x000100
 FW_APP_VERSION ?= 0x000101
 FW_CFLAGS := $(RV_ARCH) -std=c11 -Os -g -ffreestanding -nostdlib -fno-builtin \
 	-ffunction-sections -fdata-sections -msmall-data-limit=0 -msave-restore \
-	-Wall -Wextra -Werror -Ifirmware/include -Ihost-lib/src
-FW_C_SRCS := $(wildcard firmware/*.c)
-FW_ROM_OBJS := $(patsubst firmware/%,$(FW_DIR)/rom/%.o,$(FW_C_SRCS) firmware/start.S)
-FW_APP_OBJS := $(patsubst firmware/%,$(FW_DIR)/app/%.o,$(FW_C_SRCS) firmware/start.S)
-FW_HDRS := $(wildcard firmware/*.h firmware/include/*.h firmware/include/*.def) host-lib/src/link.h
+	-Wall -Wextra -Werror $(INC_firmware)
+# Its sources and, from proto/ (freestanding there), the CRC-32; objects
+# in name order whichever folder they come from.
+FW_C_SRCS := $(wildcard firmware/*.c) proto/crc32.c
+FW_SRC_NAMES := $(sort $(notdir $(FW_C_SRCS))) start.S
+FW_ROM_OBJS := $(FW_SRC_NAMES:%=$(FW_DIR)/rom/%.o)
+FW_APP_OBJS := $(FW_SRC_NAMES:%=$(FW_DIR)/app/%.o)
+FW_HDRS := $(wildcard firmware/*.h firmware/include/*.h firmware/include/*.def proto/*.h)
 
-$(FW_DIR)/rom/%.o: firmware/% $(FW_HDRS)
-	@mkdir -p $(@D)
-	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_VERSION) -c $< -o $@
-$(FW_DIR)/app/%.o: firmware/% $(FW_HDRS)
-	@mkdir -p $(@D)
-	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_APP_VERSION) -c $< -o $@
+define fw_obj_rules
+$(FW_DIR)/rom/%.o: $(1)/% $(FW_HDRS)
+	@mkdir -p $$(@D)
+	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_VERSION) -c $$< -o $$@
+$(FW_DIR)/app/%.o: $(1)/% $(FW_HDRS)
+	@mkdir -p $$(@D)
+	$(RV_CC) $(FW_CFLAGS) -DFTPU_FW_VERSION=$(FW_APP_VERSION) -c $$< -o $$@
+endef
+$(eval $(call fw_obj_rules,firmware))
+$(eval $(call fw_obj_rules,proto))
 
 $(FW_DIR)/ftpu_fw.elf: $(FW_ROM_OBJS) firmware/link.ld firmware/layout.ld
 	$(RV_CC) $(FW_CFLAGS) -T firmware/link.ld -Wl,--gc-sections -Wl,-Map=$(@:.elf=.map) \
@@ -82,9 +89,9 @@ $(FW_DIR)/%.bin: $(FW_DIR)/%.elf
 
 # The image tool runs on the host; it shares the CRC and header code.
 FW_MKIMAGE := $(FW_DIR)/mkimage
-$(FW_MKIMAGE): firmware/tools/mkimage.c firmware/crc32.c firmware/image.c $(FW_HDRS)
+$(FW_MKIMAGE): firmware/tools/mkimage.c proto/crc32.c firmware/image.c $(FW_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_BASE) -Ifirmware/include $< -o $@
+	$(CC) $(CFLAGS_BASE) $(INC_firmware) $< -o $@
 $(FW_DIR)/ftpu_fw_app.img: $(FW_DIR)/ftpu_fw_app.bin $(FW_DIR)/ftpu_fw_app.elf $(FW_MKIMAGE)
 	$(FW_MKIMAGE) $(FW_DIR)/ftpu_fw_app.elf $< $(FW_APP_VERSION) $@
 
@@ -93,23 +100,25 @@ firmware: $(FW_IMAGES) $(FW_ROM_SVH)
 .PHONY: firmware
 
 # The device models carry the ROM image (ftpu_top ControlCore; FW_ROM_SVH
-# in mk/models.mk): a firmware change rebuilds them.
+# in mk/models.mk): a firmware change rebuilds them (an image that came
+# out the same leaves the file, and the models, as they were).
 $(FW_ROM_SVH): $(FW_ROM_HEX) scripts/fw/hex2svh.sh
-	bash scripts/fw/hex2svh.sh $< $@
+	@bash scripts/fw/hex2svh.sh $< $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 # (Spelled out: model_lib is defined after this file is read.)
 $(foreach m,device_16 device_4p,$(SIM_DIR)/$(m)/V$(m)__ALL.a): $(FW_ROM_SVH)
 
 # The RTL test loads the programs and the firmware at run time.
-$(BUILD)/tests/rtl/test_rv32i: $(CPU_TEST_HEX) $(FW_IMAGES)
-$(BUILD)/tests/rtl/test_rv32i.o: CFLAGS += -DFTPU_CPU_TEST_DIR='"$(CPU_TEST_DIR)"' \
+$(BUILD)/tests/cpu/test_rv32i: $(CPU_TEST_HEX) $(FW_IMAGES)
+$(BUILD)/tests/cpu/test_rv32i.o: CFLAGS += -DFTPU_CPU_TEST_DIR='"$(CPU_TEST_DIR)"' \
 	-DFTPU_FW_DIR='"$(FW_DIR)"' -DFTPU_FW_VERSION=$(FW_VERSION) \
 	-DFTPU_FW_APP_VERSION=$(FW_APP_VERSION)
 
 # End to end (issue 7): the firmware in the simulated device, through the
 # raw link and libftpu; it loads the update image at run time.
 test_firmware_device_MODELS := device_16 device_4p
-$(BUILD)/tests/rtl/test_firmware_device: $(FW_IMAGES)
-$(BUILD)/tests/rtl/test_firmware_device.o: CFLAGS += -DFTPU_FW_DIR='"$(FW_DIR)"' \
+$(BUILD)/tests/firmware/test_firmware_device: $(FW_IMAGES)
+$(BUILD)/tests/firmware/test_firmware_device.o: CFLAGS += -DFTPU_FW_DIR='"$(FW_DIR)"' \
 	-DFTPU_FW_VERSION=$(FW_VERSION) -DFTPU_FW_APP_VERSION=$(FW_APP_VERSION)
 
 # ---- fuzzing the firmware's CONTROL handling (tests/fuzz/) ---------------------------
@@ -123,7 +132,7 @@ FUZZ_CONTROL := $(FUZZ_DIR)/fuzz_control
 $(FUZZ_CONTROL): tests/fuzz/fuzz_control.c tests/fuzz/fake_hal.h $(FW_C_SRCS) $(FW_HDRS)
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Wall -Wextra -Werror -Ifirmware/include -Ihost-lib/src $< -o $@
+		-Wall -Wextra -Werror $(INC_tests/fuzz) $< -o $@
 fuzz-control: $(FUZZ_CONTROL)
 	@mkdir -p $(FUZZ_DIR)/control
 	$(FUZZ_CONTROL) $(FUZZ_DIR)/control tests/fuzz/corpus/control \

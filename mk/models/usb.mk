@@ -1,5 +1,5 @@
 # The usb transport (issue 6, docs/usb.md): its end-to-end test and bench
-# run libusb against devices emulated under umockdev (tests/common/usb_emu.h)
+# run libusb against devices emulated under umockdev (harness/usb_emu.h)
 # with the simulated device behind them (sim_peer.h), so they link the
 # device models and, these two alone, GLib and libumockdev. The flags come
 # in through target-specific variables (private: not passed on to the
@@ -11,5 +11,5 @@ UMOCKDEV_CFLAGS := $(patsubst -I%,-isystem %,$(UMOCKDEV_PC_CFLAGS))
 test_transport_usb_MODELS := device_16 device_4p
 bench_usb_MODELS := device_16 device_4p
 
-$(BUILD)/tests/rtl/test_transport_usb.o $(BUILD)/bench/bench_usb.o: private CFLAGS += $(UMOCKDEV_CFLAGS)
-$(BUILD)/tests/rtl/test_transport_usb $(BUILD)/bench/bench_usb: private LDLIBS += $(UMOCKDEV_LIBS)
+$(BUILD)/tests/transport/test_transport_usb.o $(BUILD)/bench/bench_usb.o: private CFLAGS += $(UMOCKDEV_CFLAGS)
+$(BUILD)/tests/transport/test_transport_usb $(BUILD)/bench/bench_usb: private LDLIBS += $(UMOCKDEV_LIBS)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cpu_test.h - conventions of the instruction-level tests of ftpu_rv32i
- * (tests/cpu/*.S, run by tests/rtl/test_rv32i.c on the cpu model).
+ * (tests/cpu/*.S, run by tests/cpu/test_rv32i.c on the cpu model).
  *
  * A test numbers its checks in gp (CHECK n) and ends by writing its exit
  * code to the test device's EXIT register (sim/tops/ftpu_cpu_tb.sv):

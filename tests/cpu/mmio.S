@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The MMIO blocks of ftpu_cpu: the EXT window (the test device's scratch
  * register, sub-word accesses, wait states set by the C test), the mailbox
- * (tests/rtl/test_rv32i.c queues CONTROL words 0x11111111, 0x22222222,
+ * (tests/cpu/test_rv32i.c queues CONTROL words 0x11111111, 0x22222222,
  * 0x33333333 and credit 0x4321, and checks the RESPONSE words 0xaaaa0081,
  * 0x43210002, 5, 6 this program sends) and the system registers: REBOOT,
  * the watchdog and the reset cause, over three boots counted in RAM. */

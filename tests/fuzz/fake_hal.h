@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_hal.h - firmware/hal.h over arrays, for the firmware's host tests
- * (tests/host/test_firmware.c) and its fuzz target (fuzz_control.c): a
+ * (tests/firmware/test_firmware.c) and its fuzz target (fuzz_control.c): a
  * register file, the RAM slot, the self-test's scratch area, and knobs to
  * make the device misbehave. Header-only; include it once, after the
  * firmware's portable sources.

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "../common/lanes_check.h"
+#include "lanes_check.h"
 #include "numeric.h"
 
 #define NEG_ZERO 0x80000000u /* bias of an ACTIVATE without BIAS */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_array.c - the systolic array (rtl/core/ftpu_systolic_array.sv) runs
- * whole GEMMs, driven cycle by cycle by tests/common/array_gemm.h, and must
+ * whole GEMMs, driven cycle by cycle by harness/array_gemm.h, and must
  * match the reference GEMM bit for bit: ragged shapes, K folds through the
  * column-top partial sums, accumulation, special values inside the
  * matrices; and take exactly the cycles of the stall-free schedule.
@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "../common/array_gemm.h"
-#include "../common/ftpu_test.h"
+#include "array_gemm.h"
+#include "ftpu_test.h"
 #include "numeric.h"
 
 struct fixture {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_board_icebreaker.c - the iCEBreaker's top through its pins: the
- * cases every board passes (tests/common/board_cases.h), then the whole
+ * cases every board passes (harness/board_cases.h), then the whole
  * chain a user has: libftpu's uart transport on a pseudo-terminal whose
  * other end feeds the board's pins; and the board URIs' errors.
  */
-#include "../common/board_cases.h"
+#include "board_cases.h"
 
 /* uart:<pty> -> the board's UART pins (sim_peer serving board_icebreaker):
  * the same INFO as the in-process board, GEMMs bit-exact against ref. */

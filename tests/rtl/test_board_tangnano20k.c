@@ -2,11 +2,11 @@
 /*
  * test_board_tangnano20k.c - the Tang Nano 20K's top (boards/tangnano20k/)
  * through its pins: the cases every board passes
- * (tests/common/board_cases.h). The uart transport over a pty is checked
+ * (harness/board_cases.h). The uart transport over a pty is checked
  * against the iCEBreaker's top (test_board_icebreaker.c); both tops wrap
  * the same ftpu_board_uart.
  */
-#include "../common/board_cases.h"
+#include "board_cases.h"
 
 int main(void)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_control.c - the control plane (rtl/core/ftpu_control.sv) against the
- * protocol's C model (driver/ref_device.c): for the same CONTROL request the
+ * protocol's C model (model/ref_device.c): for the same CONTROL request the
  * RTL's RESPONSE payload must be the model's where their state agrees (INFO,
  * STATUS of an idle device, READ_FAULTS without faults, the status codes);
  * the rest (counters, fault records, RESET, the registers) is checked
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "../common/ftpu_test.h"
+#include "ftpu_test.h"
 #include "ftpu.h"
 #include "ftpu_sim.h"
 #include "link.h"

@@ -30,8 +30,8 @@
 
 #include <cmocka.h>
 
-#include "../common/device_host.h"
-#include "../common/ftpu_test.h"
+#include "device_host.h"
+#include "ftpu_test.h"
 
 struct fixture {
 	struct dh_host h;

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../common/lanes_check.h"
+#include "lanes_check.h"
 #include "numeric.h"
 
 static uint32_t ref_cvt(uint32_t x, uint32_t y, uint32_t z)

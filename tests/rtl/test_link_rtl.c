@@ -2,7 +2,7 @@
 /*
  * test_link_rtl.c - the link layer RTL (rtl/link/ftpu_link_rx.sv,
  * ftpu_link_tx.sv in sim/tops/ftpu_link_loop.sv) against the protocol's C
- * reference (host-lib/src/link.c): ftpu_link_encode makes the frames, and
+ * reference (proto/link.c): ftpu_link_encode makes the frames, and
  * the C receiver, fed the same bytes in step with the RTL and admitting as
  * the RTL must (docs/protocol.md §6: PROGRAM frames by the receive buffer's
  * credit, CONTROL frames by the one-frame mailbox), says which frames,
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../common/ftpu_test.h"
+#include "ftpu_test.h"
 #include "ftpu.h"
 #include "ftpu_sim.h"
 #include "link.h"

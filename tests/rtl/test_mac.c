@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../common/lanes_check.h"
+#include "lanes_check.h"
 #include "numeric.h"
 
 /* Lane layout of ftpu_lanes Unit 2: x = acc, y = a, z = b. */

@@ -6,7 +6,7 @@
  * will, k-tile outer and n-tile inner, (LOAD_WEIGHTS, MATMUL SWAP
  * [ACCUMULATE]) pairs, must match the reference GEMM bit for bit; the
  * weight-buffer and accumulator hazards must give in-order results; and
- * stall-free GEMMs take the array's schedule (tests/common/array_gemm.h)
+ * stall-free GEMMs take the array's schedule (harness/array_gemm.h)
  * plus a fixed command-issue overhead. Every test runs on two models: the
  * simulated device's 16x16 array with RowDelay 1, and a 4x4 array at the
  * boards' pipeline depth (AddCuts 7, RowDelay 4: overlapping tile loads).
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "../common/array_gemm.h"
-#include "../common/ftpu_test.h"
+#include "array_gemm.h"
+#include "ftpu_test.h"
 #include "numeric.h"
 
 /* Cycles from the first command taken to its first vector entering the

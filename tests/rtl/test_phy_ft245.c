@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "../common/phy_test.h"
+#include "phy_test.h"
 
 static const struct phy_model models[] = {
 	{"phy_ft245", ftpu_sim_open_phy_ft245},

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "../common/phy_test.h"
+#include "phy_test.h"
 
 static const struct phy_model models[] = {
 	{"phy_uart_4", ftpu_sim_open_phy_uart_4},

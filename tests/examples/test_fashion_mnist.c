@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_fashion_mnist.c - the training demo's parts (examples/fashion_mnist/):
+ * training steps of the 784-128-10 MLP on the simulated device ("sim",
+ * the Verilated rtl/ftpu_top.sv) give the same losses and weights bit for
+ * bit as on the C model ("ref"); the device's losses stay close to plain
+ * fp32 ("cpu"); the backward pass matches finite differences; the IDX
+ * reader reads small files it wrote and rejects truncated, corrupt and
+ * mismatched ones; the weight file round-trips and rejects corrupt and
+ * foreign files. Synthetic data: the dataset package is not needed.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "ftpu.h"
+#include "ftpu_test.h"
+#include "../../examples/fashion_mnist/idx.h"
+#include "../../examples/fashion_mnist/mlp.h"
+
+#define IN 784
+#define HID 128
+#define OUT 10
+
+/* ---- synthetic data ------------------------------------------------------ */
+
+/* n images of class-dependent bright bands over noise, as [0,1] floats. */
+static void make_data(uint64_t seed, size_t n, float *x, uint8_t *y)
+{
+	struct rng r = {seed};
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = (uint8_t)rng_below(&r, OUT);
+		y[i] = c;
+		for (size_t p = 0; p < IN; p++) {
+			size_t row = p / 28;
+			uint32_t px = rng_below(&r, 64);
+			if (row / 3 == c || (p % 28) / 3 == (size_t)(9 - c))
+				px += 160;
+			x[i * IN + p] = (float)px / 255.0f;
+		}
+	}
+}
+
+static void open_backend(struct mlp_backend *be, const char *name)
+{
+	int ret = mlp_backend_open(be, name);
+	if (ret)
+		fail_msg("%s: %s", name, be->err);
+}
+
+static void init_model(struct mlp *m, size_t in, size_t hid, size_t out,
+		       uint64_t seed)
+{
+	char err[256];
+	if (mlp_init(m, in, hid, out, seed, err, sizeof(err)))
+		fail_msg("mlp_init: %s", err);
+}
+
+static void step(struct mlp *m, struct mlp_backend *be, const float *x,
+		 const uint8_t *y, size_t n, float *loss)
+{
+	if (mlp_train_step(m, be, x, y, n, loss))
+		fail_msg("%s: train step: %s", be->name, be->err);
+}
+
+/* ---- training on the backends -------------------------------------------- */
+
+/* The same seed and batches: sim and ref give bit-identical losses,
+ * weights, Adam moments and predictions. */
+static void test_fashion_mnist_sim_ref_identical(void **state)
+{
+	(void)state;
+	const size_t B = 16, STEPS = 2;
+	uint64_t seed = ftpu_test_seed();
+	struct mlp_backend sim, ref;
+	struct mlp ms, mr;
+	float *x = malloc(STEPS * B * IN * sizeof(float));
+	uint8_t *y = malloc(STEPS * B), ps[16], pr[16];
+	assert_true(x && y);
+
+	make_data(seed, STEPS * B, x, y);
+	open_backend(&sim, "sim");
+	open_backend(&ref, "ref");
+	init_model(&ms, IN, HID, OUT, seed);
+	init_model(&mr, IN, HID, OUT, seed);
+	for (size_t s = 0; s < STEPS; s++) {
+		float ls, lr;
+		step(&ms, &sim, x + s * B * IN, y + s * B, B, &ls);
+		step(&mr, &ref, x + s * B * IN, y + s * B, B, &lr);
+		if (memcmp(&ls, &lr, sizeof(ls)))
+			fail_msg("step %zu: loss %.9g on sim, %.9g on ref "
+				 "(seed %#llx)",
+				 s, (double)ls, (double)lr,
+				 (unsigned long long)seed);
+		assert_true(isfinite(ls) && ls > 0);
+		for (size_t i = 0; i < ms.n_params; i++)
+			if (memcmp(&ms.params[i], &mr.params[i], 4) ||
+			    memcmp(&ms.grads[i], &mr.grads[i], 4) ||
+			    memcmp(&ms.m[i], &mr.m[i], 4) ||
+			    memcmp(&ms.v[i], &mr.v[i], 4))
+				fail_msg("step %zu: parameter %zu differs: "
+					 "%.9g on sim, "
+					 "%.9g on ref",
+					 s, i, (double)ms.params[i],
+					 (double)mr.params[i]);
+	}
+	/* the evaluation's forward pass too */
+	assert_int_equal(mlp_predict(&ms, &sim, x, B, ps), FTPU_OK);
+	assert_int_equal(mlp_predict(&mr, &ref, x, B, pr), FTPU_OK);
+	assert_memory_equal(ps, pr, B);
+	/* the counters came from the devices, and they did the same work */
+	assert_true(sim.gemms == 5 * STEPS + 2 && sim.macs > 0 &&
+		    sim.cycles > 0);
+	assert_true(sim.macs == ref.macs);
+	assert_true(mlp_backend_utilization(&sim) > 0 &&
+		    mlp_backend_utilization(&sim) <= 1);
+	mlp_free(&ms);
+	mlp_free(&mr);
+	mlp_backend_close(&sim);
+	mlp_backend_close(&ref);
+	free(x);
+	free(y);
+}
+
+/* bf16 operands with fp32 accumulation stay close to fp32: the losses of
+ * ref and cpu over 20 steps, and both learn the synthetic classes. */
+static void test_fashion_mnist_cpu_close(void **state)
+{
+	(void)state;
+	const size_t B = 32, STEPS = 20;
+	uint64_t seed = ftpu_test_seed() + 1;
+	struct mlp_backend ref, cpu;
+	struct mlp mr, mc;
+	float *x = malloc(STEPS * B * IN * sizeof(float));
+	uint8_t *y = malloc(STEPS * B);
+	float first = 0, last_r = 0, last_c = 0;
+	assert_true(x && y);
+
+	make_data(seed, STEPS * B, x, y);
+	open_backend(&ref, "ref");
+	open_backend(&cpu, "cpu");
+	init_model(&mr, IN, HID, OUT, seed);
+	init_model(&mc, IN, HID, OUT, seed);
+	for (size_t s = 0; s < STEPS; s++) {
+		float lr, lc;
+		step(&mr, &ref, x + s * B * IN, y + s * B, B, &lr);
+		step(&mc, &cpu, x + s * B * IN, y + s * B, B, &lc);
+		if (fabsf(lr - lc) > 0.02f * lc + 1e-3f)
+			fail_msg("step %zu: loss %.6f on ref, %.6f on cpu "
+				 "(seed %#llx)",
+				 s, (double)lr, (double)lc,
+				 (unsigned long long)seed);
+		if (s == 0)
+			first = lc;
+		last_r = lr, last_c = lc;
+	}
+	assert_true(last_r < first / 4 && last_c < first / 4);
+	assert_true(cpu.cycles == 0 && mlp_backend_utilization(&cpu) == 0);
+	mlp_free(&mr);
+	mlp_free(&mc);
+	mlp_backend_close(&ref);
+	mlp_backend_close(&cpu);
+	free(x);
+	free(y);
+}
+
+/* Mean cross-entropy of the model on (x, y) through the cpu backend. */
+static double loss_of(const struct mlp *m, struct mlp_backend *be,
+		      const float *x, const uint8_t *y, size_t n)
+{
+	float z[8 * 4];
+	assert_true(n * m->out <= 8 * 4);
+	assert_int_equal(mlp_logits(m, be, x, n, z), FTPU_OK);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		double mx = z[i * m->out], s = 0;
+		for (size_t j = 1; j < m->out; j++)
+			mx = fmax(mx, z[i * m->out + j]);
+		for (size_t j = 0; j < m->out; j++)
+			s += exp(z[i * m->out + j] - mx);
+		sum += log(s) - (z[i * m->out + y[i]] - mx);
+	}
+	return sum / (double)n;
+}
+
+/* The backward pass (gradients of every parameter kind) against central
+ * differences of the loss, on a small model in fp32. */
+static void test_fashion_mnist_gradients(void **state)
+{
+	(void)state;
+	const size_t in = 6, hid = 5, out = 4, n = 8;
+	struct mlp m;
+	struct mlp_backend cpu;
+	struct rng r = {ftpu_test_seed() + 2};
+	float x[8 * 6];
+	uint8_t y[8];
+	float loss;
+
+	for (size_t i = 0; i < n * in; i++)
+		x[i] = (float)rng_below(&r, 1000) / 500.0f - 1.0f;
+	for (size_t i = 0; i < n; i++)
+		y[i] = (uint8_t)rng_below(&r, (uint32_t)out);
+	open_backend(&cpu, "cpu");
+	init_model(&m, in, hid, out, ftpu_test_seed());
+	for (size_t i = 0; i < hid; i++) /* biases too, off zero */
+		m.b1[i] = (float)rng_below(&r, 100) / 500.0f - 0.1f;
+	float *p0 = malloc(m.n_params * sizeof(float));
+	assert_non_null(p0);
+	memcpy(p0, m.params, m.n_params * sizeof(float));
+	double l0 = loss_of(&m, &cpu, x, y, n);
+	step(&m, &cpu, x, y, n,
+	     &loss); /* grads at p0, then Adam moves params */
+	assert_true(fabs(loss - l0) < 1e-5 * fabs(l0) + 1e-6);
+
+	const float h = 1e-2f;
+	size_t checked = 0;
+	for (size_t i = 0; i < m.n_params; i++) {
+		memcpy(m.params, p0, m.n_params * sizeof(float));
+		m.params[i] = p0[i] + h;
+		double lp = loss_of(&m, &cpu, x, y, n);
+		m.params[i] = p0[i] - h;
+		double lm = loss_of(&m, &cpu, x, y, n);
+		double num = (lp - lm) / (2.0 * h), g = m.grads[i];
+		if (fabs(num - g) > 2e-3 + 2e-2 * fabs(num))
+			fail_msg("parameter %zu: gradient %.6g, finite "
+				 "difference "
+				 "%.6g",
+				 i, g, num);
+		checked++;
+	}
+	assert_int_equal(checked, in * hid + hid + hid * out + out);
+	free(p0);
+	mlp_free(&m);
+	mlp_backend_close(&cpu);
+}
+
+/* Adam's first step moves each parameter by lr against its gradient's
+ * sign (Keras' bias-corrected update), and biases start at zero. */
+static void test_fashion_mnist_init_adam(void **state)
+{
+	(void)state;
+	struct mlp m;
+	struct mlp_backend cpu;
+	float x[4 * IN], loss;
+	uint8_t y[4];
+
+	make_data(ftpu_test_seed() + 3, 4, x, y);
+	open_backend(&cpu, "cpu");
+	init_model(&m, IN, HID, OUT, 7);
+	const float l1 = sqrtf(6.0f / (IN + HID)),
+		    l2 = sqrtf(6.0f / (HID + OUT));
+	double mean = 0;
+	for (size_t i = 0; i < IN * HID; i++) {
+		assert_true(fabsf(m.w1[i]) <= l1);
+		mean += m.w1[i];
+	}
+	assert_true(fabs(mean / (IN * HID)) < l1 / 50);
+	for (size_t i = 0; i < HID * OUT; i++)
+		assert_true(fabsf(m.w2[i]) <= l2);
+	for (size_t i = 0; i < HID; i++)
+		assert_true(m.b1[i] == 0.0f);
+	float *p0 = malloc(m.n_params * sizeof(float));
+	assert_non_null(p0);
+	memcpy(p0, m.params, m.n_params * sizeof(float));
+	step(&m, &cpu, x, y, 4, &loss);
+	assert_true(m.t == 1);
+	size_t moved = 0;
+	for (size_t i = 0; i < m.n_params; i++) {
+		/* Keras: m = 0.1 g, v = 0.001 g^2, alpha = lr sqrt(0.001) /
+		 * 0.1, step = alpha m / (sqrt(v) + eps): about lr * sign(g) */
+		double g = m.grads[i], d = (double)m.params[i] - p0[i];
+		double alpha = 1e-3 * sqrt(1 - 0.999) / (1 - 0.9);
+		double want = -alpha * (0.1 * g) / (sqrt(0.001 * g * g) + 1e-7);
+		if (fabs(d - want) >
+		    1e-3 * fabs(want) + 1e-7 * fabs(p0[i]) + 1e-12)
+			fail_msg("parameter %zu: moved %.6g for gradient %.6g, "
+				 "want %.6g",
+				 i, d, g, want);
+		moved += fabs(g) > 1e-4 && fabs(fabs(d) - 1e-3) < 1e-4;
+	}
+	assert_true(moved > m.n_params / 2);
+	free(p0);
+	mlp_free(&m);
+	mlp_backend_close(&cpu);
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+struct fixture {
+	char dir[64];
+	char path[160], path2[160];
+	char err[512];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	if (!f || !ftpu_test_mkdtemp(f->dir, sizeof(f->dir), "fmnist")) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	ftpu_test_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+static const char *in_dir(struct fixture *f, char *buf, const char *name)
+{
+	snprintf(buf, 160, "%s/%s", f->dir, name);
+	return buf;
+}
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, n, fp), n);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static uint8_t *read_bytes(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	*n = (size_t)ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	uint8_t *b = malloc(*n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, *n, fp), *n);
+	fclose(fp);
+	return b;
+}
+
+/* Asserts status and that the message names the file and says why. */
+static void expect_fail(int ret, int status, const char *err, const char *path,
+			const char *why)
+{
+	if (ret != status)
+		fail_msg("%s: status %d (%s), want %d: %s", path, ret,
+			 ftpu_strerror(ret), status, err);
+	if (!strstr(err, path) || !strstr(err, why))
+		fail_msg("message '%s' should name %s and say '%s'", err, path,
+			 why);
+}
+
+static void write_set(struct fixture *f, const char *images, const char *labels,
+		      uint32_t count, uint32_t rows, uint32_t cols, uint8_t *px,
+		      uint8_t *lb)
+{
+	uint32_t d3[3] = {count, rows, cols}, d1[1] = {count};
+	for (size_t i = 0; i < (size_t)count * rows * cols; i++)
+		px[i] = (uint8_t)(i * 7 + 3);
+	for (uint32_t i = 0; i < count; i++)
+		lb[i] = (uint8_t)(i % IDX_CLASSES);
+	assert_int_equal(idx_write(images, d3, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	assert_int_equal(idx_write(labels, d1, 1, lb, f->err, sizeof(f->err)),
+			 FTPU_OK);
+}
+
+static void test_fashion_mnist_idx_valid(void **state)
+{
+	struct fixture *f = *state;
+	char im[160], lb[160], im2[160], lb2[160];
+	uint8_t px[5 * 28 * 28], lab[5];
+	struct idx_set s;
+
+	/* gzip, as the dataset ships, and plain */
+	write_set(f, in_dir(f, im, "train-images-idx3-ubyte.gz"),
+		  in_dir(f, lb, "train-labels-idx1-ubyte.gz"), 5, 28, 28, px,
+		  lab);
+	write_set(f, in_dir(f, im2, "t10k-images-idx3-ubyte"),
+		  in_dir(f, lb2, "t10k-labels-idx1-ubyte"), 5, 28, 28, px, lab);
+	static const char *const prefixes[] = {"train", "t10k"};
+	for (int k = 0; k < 2; k++) {
+		int ret = idx_read_fashion(f->dir, prefixes[k], &s, f->err,
+					   sizeof(f->err));
+		if (ret)
+			fail_msg("%s: %s", prefixes[k], f->err);
+		assert_int_equal(s.images.count, 5);
+		assert_int_equal(s.images.rows, 28);
+		assert_int_equal(s.images.cols, 28);
+		assert_int_equal(s.labels.count, 5);
+		assert_memory_equal(s.images.pixels, px, sizeof(px));
+		assert_memory_equal(s.labels.labels, lab, sizeof(lab));
+		idx_free_set(&s);
+	}
+	/* any image size when asked for none */
+	struct idx_images i2;
+	uint32_t d[3] = {2, 3, 4};
+	in_dir(f, im, "small.gz");
+	assert_int_equal(idx_write(im, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	assert_int_equal(idx_read_images(im, 0, 0, &i2, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	assert_true(i2.count == 2 && i2.rows == 3 && i2.cols == 4);
+	assert_memory_equal(i2.pixels, px, 24);
+	idx_free_images(&i2);
+}
+
+static void test_fashion_mnist_idx_truncated(void **state)
+{
+	struct fixture *f = *state;
+	char im[160], lb[160], cut[160];
+	uint8_t px[6 * 28 * 28], lab[6];
+	struct idx_images i2;
+	size_t n;
+
+	write_set(f, in_dir(f, im, "i.gz"), in_dir(f, lb, "l.gz"), 6, 28, 28,
+		  px, lab);
+	/* a gzip stream cut in the middle */
+	uint8_t *b = read_bytes(im, &n);
+	write_bytes(in_dir(f, cut, "cut.gz"), b, n / 2);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "truncated");
+	/* the gzip trailer (CRC, length) missing: all data there, no end */
+	write_bytes(cut, b, n - 4);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "corrupt");
+	free(b);
+	/* a plain file shorter than its dimensions */
+	in_dir(f, im, "i");
+	uint32_t d[3] = {6, 28, 28};
+	assert_int_equal(idx_write(im, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	b = read_bytes(im, &n);
+	in_dir(f, cut, "cut");
+	write_bytes(cut, b, n - 1);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "truncated");
+	/* a header cut short, and an empty file */
+	write_bytes(cut, b, 10);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "truncated");
+	write_bytes(cut, b, 0);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "truncated");
+	free(b);
+	/* and a missing one */
+	in_dir(f, cut, "nothing.gz");
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_NOT_FOUND, f->err, cut, "no such file");
+}
+
+static void test_fashion_mnist_idx_corrupt(void **state)
+{
+	struct fixture *f = *state;
+	char im[160], lb[160], bad[160];
+	uint8_t px[4 * 28 * 28], lab[4];
+	struct idx_images i2;
+	struct idx_labels l2;
+	struct idx_set s;
+	size_t n;
+
+	write_set(f, in_dir(f, im, "i.gz"), in_dir(f, lb, "l.gz"), 4, 28, 28,
+		  px, lab);
+	/* bytes of the compressed stream flipped */
+	uint8_t *b = read_bytes(im, &n);
+	for (size_t i = n / 3; i < n / 3 + 8; i++)
+		b[i] ^= 0x5a;
+	write_bytes(in_dir(f, bad, "bad.gz"), b, n);
+	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "corrupt");
+	free(b);
+	/* a labels file given as images, and the other way round: magic */
+	expect_fail(idx_read_images(lb, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, lb, "bad magic");
+	expect_fail(idx_read_labels(im, &l2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, im, "bad magic");
+	/* not an IDX file at all */
+	write_bytes(bad, "hello, world\n", 13);
+	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "bad magic");
+	/* images of the wrong size; a zero count */
+	uint32_t d[3] = {4, 28, 27};
+	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "bad dimensions");
+	d[0] = 0, d[2] = 28;
+	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "bad dimensions");
+	/* dimensions too large to be real */
+	uint8_t head[16] = {0, 0, 8, 3,	 0x7f, 0xff, 0xff, 0xff,
+			    0, 0, 0, 28, 0,    0,    0,	   28};
+	write_bytes(bad, head, sizeof(head));
+	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "bad dimensions");
+	/* more bytes than the dimensions say */
+	d[0] = 3, d[1] = 28, d[2] = 28;
+	in_dir(f, bad, "long");
+	assert_int_equal(idx_write(bad, d, 3, px, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	b = read_bytes(bad, &n);
+	uint8_t *longer = malloc(n + 5);
+	assert_non_null(longer);
+	memcpy(longer, b, n);
+	memset(longer + n, 1, 5);
+	write_bytes(bad, longer, n + 5);
+	expect_fail(idx_read_images(bad, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "trailing bytes");
+	free(b);
+	free(longer);
+	/* a label that is no class */
+	uint8_t wrong[3] = {1, 10, 2};
+	uint32_t d1[1] = {3};
+	in_dir(f, bad, "labels.gz");
+	assert_int_equal(idx_write(bad, d1, 1, wrong, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	expect_fail(idx_read_labels(bad, &l2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "not a class");
+	/* 4 images, 3 labels: the message names both files */
+	uint8_t three[3] = {1, 2, 3};
+	assert_int_equal(idx_write(bad, d1, 1, three, f->err, sizeof(f->err)),
+			 FTPU_OK);
+	expect_fail(idx_read_set(im, bad, 28, 28, &s, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, bad, "3 labels");
+	assert_non_null(strstr(f->err, im));
+}
+
+static void save(struct fixture *f, const struct mlp *m, const char *path)
+{
+	if (mlp_save(m, path, f->err, sizeof(f->err)))
+		fail_msg("save: %s", f->err);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Rewrites the CRC so that only the edited field is wrong. */
+static void fix_crc(uint8_t *b, size_t n)
+{
+	put_le32(b + n - 4, (uint32_t)crc32(0L, b, (uInt)(n - 4)));
+}
+
+static void test_fashion_mnist_weights_file(void **state)
+{
+	struct fixture *f = *state;
+	char path[160], bad[160];
+	struct mlp m, l;
+	size_t n;
+
+	init_model(&m, IN, HID, OUT, ftpu_test_seed());
+	m.t = 1234567890123ull;
+	m.b2[3] = 0.25f;
+	save(f, &m, in_dir(f, path, "w.bin"));
+	assert_int_equal(mlp_load(&l, path, f->err, sizeof(f->err)), FTPU_OK);
+	assert_true(l.in == IN && l.hid == HID && l.out == OUT && l.t == m.t);
+	assert_memory_equal(l.params, m.params, m.n_params * sizeof(float));
+	mlp_free(&l);
+	/* saving over a file replaces it, and leaves no temporary behind */
+	m.b2[3] = -1.5f;
+	save(f, &m, path);
+	assert_int_equal(mlp_load(&l, path, f->err, sizeof(f->err)), FTPU_OK);
+	assert_true(l.b2[3] == -1.5f);
+	mlp_free(&l);
+	DIR *d = opendir(f->dir);
+	struct dirent *e;
+	size_t files = 0;
+	while ((e = readdir(d)))
+		files += e->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(files, 1);
+
+	uint8_t *b = read_bytes(path, &n), *c = malloc(n);
+	assert_non_null(c);
+	in_dir(f, bad, "bad.bin");
+	/* one bit of a weight flipped: the CRC */
+	memcpy(c, b, n);
+	c[1000] ^= 0x10;
+	write_bytes(bad, c, n);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "CRC");
+	/* cut short, and longer than its sizes */
+	write_bytes(bad, b, n - 100);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "truncated");
+	write_bytes(bad, b, 20);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "truncated");
+	uint8_t *longer = calloc(n + 8, 1);
+	assert_non_null(longer);
+	memcpy(longer, b, n);
+	write_bytes(bad, longer, n + 8);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "trailing bytes");
+	free(longer);
+	/* foreign files: another magic, an IDX file, an empty one */
+	memcpy(c, b, n);
+	memcpy(c, "FTPUPROG", 8);
+	write_bytes(bad, c, n);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "bad magic");
+	uint32_t d1[1] = {4};
+	in_dir(f, bad, "labels");
+	assert_int_equal(idx_write(bad, d1, 1, (const uint8_t *)"\1\2\3\4",
+				   f->err, sizeof(f->err)),
+			 FTPU_OK);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "bad magic");
+	in_dir(f, bad, "bad.bin");
+	write_bytes(bad, b, 0);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "bad magic");
+	/* a newer format, CRC intact */
+	memcpy(c, b, n);
+	put_le32(c + 8, 2);
+	fix_crc(c, n);
+	write_bytes(bad, c, n);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)),
+		    FTPU_ERR_UNSUPPORTED, f->err, bad, "version 2");
+	/* sizes that disagree with the length, or are zero, CRC intact */
+	memcpy(c, b, n);
+	put_le32(c + 16, HID + 1);
+	fix_crc(c, n);
+	write_bytes(bad, c, n);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "truncated");
+	memcpy(c, b, n);
+	put_le32(c + 12, 0);
+	fix_crc(c, n);
+	write_bytes(bad, c, n);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "bad model sizes");
+	/* a NaN weight, CRC intact */
+	memcpy(c, b, n);
+	put_le32(c + 32 + 4 * 5, 0x7fc00000u);
+	fix_crc(c, n);
+	write_bytes(bad, c, n);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "not finite");
+	/* missing */
+	in_dir(f, bad, "none.bin");
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)),
+		    FTPU_ERR_NOT_FOUND, f->err, bad, "cannot open");
+	/* into a directory that does not exist */
+	in_dir(f, bad, "no/such/dir.bin");
+	expect_fail(mlp_save(&m, bad, f->err, sizeof(f->err)),
+		    FTPU_ERR_NOT_FOUND, f->err, bad, "cannot create");
+	free(b);
+	free(c);
+	mlp_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fashion_mnist_sim_ref_identical),
+		cmocka_unit_test(test_fashion_mnist_cpu_close),
+		cmocka_unit_test(test_fashion_mnist_gradients),
+		cmocka_unit_test(test_fashion_mnist_init_adam),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_valid,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_fashion_mnist_idx_truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_corrupt,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_weights_file,
+						setup, teardown),
+	};
+	return cmocka_run_group_tests_name("the Fashion-MNIST training demo",
+					   tests, NULL, NULL);
+}
