@@ -102,23 +102,9 @@ struct operands {
 	uint16_t *A, *B;
 	uint32_t *C;
 	struct dh_gemm g;
-	struct dh_gemm_plan pl;
+	struct dh_gemm_run r; /* the library's plan (gemm_plan.h) */
 	size_t chunks;
-	struct dh_gemm_chunk *ch;
-	bool *first_k;
 };
-
-static void collect_chunk(void *ctx, const struct dh_gemm_chunk *c, bool first_k, bool last_k)
-{
-	struct operands *o = ctx;
-	(void)last_k;
-	o->ch = realloc(o->ch, (o->chunks + 1) * sizeof(*o->ch));
-	o->first_k = realloc(o->first_k, (o->chunks + 1) * sizeof(*o->first_k));
-	if (!o->ch || !o->first_k)
-		die("out of memory");
-	o->ch[o->chunks] = *c;
-	o->first_k[o->chunks++] = first_k;
-}
 
 static void make_operands(struct bench *b, const struct shape *s, bool dbuf,
 			  struct operands *o)
@@ -136,21 +122,22 @@ static void make_operands(struct bench *b, const struct shape *s, bool dbuf,
 		o->B[i] = rng_bf16_operand(&r, 0);
 	o->g = (struct dh_gemm){ .M = s->M, .K = s->K, .N = s->N, .A = o->A, .B = o->B,
 				 .write_acc = true, .double_buffer = dbuf };
-	if (dh_gemm_plan_make(&b->d.cfg, &o->g, 0, NULL, &o->pl))
+	if (dh_gemm_setup(&b->d.cfg, &o->g, 0, NULL, &o->r))
 		die("shape does not fit the device");
-	dh_gemm_chunks(&o->pl, &o->g, collect_chunk, o);
+	o->chunks = o->r.p.chunks;
 }
 
 static void free_operands(struct operands *o)
 {
-	free(o->A), free(o->B), free(o->C), free(o->ch), free(o->first_k);
+	free(o->A), free(o->B), free(o->C);
+	dh_gemm_run_free(&o->r);
 }
 
 /* How the shape was cut, for the table: "1", or the chunk count and the
  * chunk sizes that are smaller than the shape (M rows, N and K columns). */
 static void chunk_note(const struct operands *o, char *buf, size_t cap)
 {
-	const struct dh_gemm_plan *pl = &o->pl;
+	const struct ftpu_gemm_plan *pl = &o->r.p;
 	size_t at = (size_t)snprintf(buf, cap, "%zu", o->chunks);
 	if (pl->mc < o->g.M && at < cap)
 		at += (size_t)snprintf(buf + at, cap - at, " M/%zu", pl->mc);
@@ -168,16 +155,23 @@ static void table1_row(struct bench *b, const struct shape *s)
 	const size_t R = b->sc.n, D = b->sc.row_delay;
 	uint64_t cycles = 0, busy = 0, macs = 0, wstall = 0, istall = 0, model = 0, exact = 0;
 	uint64_t prog_bytes = 0;
+	/* the same chunk twice: loads (and compute), then compute alone */
+	struct ftpu_gemm_plan only = o.r.p;
+	only.o.a_resident = only.o.b_resident = true;
+	only.o.acc_writes = 0;
+	o.r.p.o.acc_writes = 0;
 	for (size_t i = 0; i < o.chunks; i++) {
-		const struct dh_gemm_chunk *c = &o.ch[i];
+		struct ftpu_gemm_chunk ch;
+		ftpu__gemm_chunk(&o.r.p, i, &ch);
+		const struct ftpu_gemm_chunk *c = &ch;
 		struct dh_prog p = { 0 };
-		dh_gemm_emit_a(&p, &o.pl, &o.g, c);
-		if (c->m0 == 0 || !dh_gemm_b_resident(&o.pl))
-			dh_gemm_emit_b(&p, &o.pl, &o.g, c);
+		dh_gemm_emit_range(&p, &o.r, &o.g, i, i + 1);
 		send_program(b, &p, FTPU_LINK_MAX_PAYLOAD);
 		wait_idle(b);
 		dh_prog_reset(&p);
-		dh_gemm_emit_compute(&p, &o.pl, c, !o.first_k[i]);
+		struct dh_gemm_run compute = o.r;
+		compute.p = only;
+		dh_gemm_emit_range(&p, &compute, &o.g, i, i + 1);
 		prog_bytes += 4 * p.w.n;
 		clear_counters(b);
 		send_program(b, &p, 6); /* the first pair alone: it starts at once */
@@ -213,10 +207,13 @@ static void table2_row(struct bench *b, const struct shape *s)
 	make_operands(b, s, true, &o);
 	const size_t R = b->sc.n, D = b->sc.row_delay;
 	struct dh_prog p = { 0 };
-	dh_gemm_emit(&p, &o.pl, &o.g);
+	dh_gemm_emit(&p, &o.r, &o.g);
 	uint64_t compute = 0;
-	for (size_t i = 0; i < o.chunks; i++)
-		compute += dh_exact_cycles(R, D, o.ch[i].mc, o.ch[i].ktc * R, o.ch[i].ntc * R);
+	for (size_t i = 0; i < o.chunks; i++) {
+		struct ftpu_gemm_chunk c;
+		ftpu__gemm_chunk(&o.r.p, i, &c);
+		compute += dh_exact_cycles(R, D, c.mc, c.ktc * R, c.ntc * R);
+	}
 	dh_dev_clear_frames(&b->d);
 	clear_counters(b);
 	send_program(b, &p, 64);
@@ -226,7 +223,7 @@ static void table2_row(struct bench *b, const struct shape *s)
 	/* check the results */
 	struct dh_words w = { 0 };
 	dh_dev_data_words(&b->d, &w);
-	size_t bad = dh_gemm_unpack(&o.pl, &o.g, w.w, w.n, o.C, NULL) ? 1 :
+	size_t bad = dh_gemm_unpack(&o.r, &o.g, w.w, w.n, o.C, NULL) ? 1 :
 		     dh_gemm_check(&o.g, o.C, NULL);
 	uint64_t link = k.bytes_in > k.bytes_out ? k.bytes_in : k.bytes_out;
 	uint64_t roof = link > compute ? link : compute;

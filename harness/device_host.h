@@ -12,10 +12,10 @@
  *   dh_prog     a program builder (ftpu_isa_encode, inline data).
  *   dh_host     the C model plus (optionally) one RTL device fed the same
  *               frames; dh_host_compare() matches the three classes.
- *   dh_gemm     a tiled-GEMM program for any M x K x N on an n x n device,
- *               chunked to fit the device's memories, and the unpacking of
- *               its DATA frames into C (and the activation) for comparison
- *               with ftpu_ref_gemm.
+ *   dh_gemm     a tiled GEMM for any M x K x N on an n x n device, planned
+ *               and emitted by the library (gemm_plan.h) with its regions
+ *               at random places, and the unpacking of its DATA frames into
+ *               C (and the activation) for comparison with ftpu_ref_gemm.
  *
  * Frame classes. The RTL must send the same frames as the C model except
  * for the credit field of every frame, the seq field of DATA, EVENT and
@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "ftpu.h"
+#include "gemm_plan.h"
 #include "isa.h"
 #include "link.h"
 #include "numeric.h"
@@ -785,388 +786,196 @@ struct dh_gemm {
 	bool relu, use_bias;
 	const uint32_t *bias; /* N values, with use_bias */
 	bool write_act;     /* ... and HOST_WRITE those */
-	/* Chunks alternate between two halves of UB, ACC, BIAS (and WM when B
-	 * does not fit whole), so a chunk's HOST_WRITE can overlap the next
-	 * chunk's work (docs/isa.md: units wait per address range). */
+	/* Chunks alternate between two halves of UB, ACC and BIAS, so a
+	 * block's results can leave while the next computes (docs/isa.md:
+	 * units wait per address range). */
 	bool double_buffer;
 };
 
 /*
- * The layout. The GEMM runs in chunks of mc rows of A (M), ntc n-tiles of
- * B's columns (N) and ktc k-tiles of the shared dimension (K), m-chunk outer,
- * then n-chunk, then k-chunk; each k-chunk accumulates onto the previous.
- * When all of B fits (ntc = NT, ktc = KT) it is sent once, with the first
- * M-chunk. Within a chunk (tiles numbered from the chunk's first):
- *   UB[ub_a + kt*mc + m]       row m of A's k-tile kt (+0 beyond K)
- *   WM[wm_b + (kt*ntc + nt)*n] tile (kt, nt) of B (-0 rows beyond K, 0
- *                              columns beyond N: docs/numerics.md, Padding)
- *   ACC[acc_c + nt*mc + m]     row m of C's n-tile nt
- *   UB[ub_out + nt*mc + m]     its activation
- *   BIAS[bias_at + nt]         the bias of n-tile nt (0 beyond N)
- * Every region lies inside the device's memories (dh_gemm_plan_make checks
- * each against cfg).
+ * A dh_gemm as the library plans and emits it (gemm_plan.h, the one
+ * tiled-GEMM emitter): its plan within cfg's memories, caps and double
+ * buffering as the case asks, the regions moved to random places, C0 and
+ * the bias as the emitter's fp32 operands and B's tile image. Lives where
+ * it was set up (the plan points at act).
  */
-struct dh_gemm_plan {
-	size_t n, KT, NT;
-	size_t mc, ntc, ktc;
-	uint32_t ub_a, ub_out, wm_b, acc_c, bias_at;
-	/* double_buffer: odd chunks use the bases plus these (half of each
-	 * memory; wm_step 0 when B stays resident) */
-	size_t ub_step, wm_step, acc_step, bias_step;
+struct dh_gemm_run {
+	struct ftpu_gemm_plan p;
+	struct ftpu_gemm_act act;
+	float *c0, *bias;
+	uint16_t *image;
 };
 
-static inline size_t dh_div_up(size_t a, size_t b)
+static inline void dh_gemm_run_free(struct dh_gemm_run *r)
 {
-	return (a + b - 1) / b;
+	free(r->c0), free(r->bias), free(r->image);
+	r->c0 = r->bias = NULL, r->image = NULL;
+}
+
+/* v in [0, hi] */
+static inline uint32_t dh_pick(struct rng *r, size_t hi)
+{
+	return r ? rng_below(r, (uint32_t)hi + 1) : 0;
 }
 
 /*
- * Chooses chunk sizes that fit cfg (the largest, at most max_mc rows if
- * max_mc > 0) and, with place, random bases in the memories' slack.
- * Returns 0, or -1 when nothing fits (a memory smaller than one tile).
+ * Plans g on cfg (at most max_mc rows per chunk if max_mc > 0) and, with
+ * place, puts every region at a random base in its memory's slack (in the
+ * first half when double buffered). Returns 0, or -1 when nothing fits.
  */
-static inline int dh_gemm_plan_make(const struct ftpu_ref_device_config *cfg,
-				    const struct dh_gemm *g, size_t max_mc,
-				    struct rng *place, struct dh_gemm_plan *p)
+static inline int dh_gemm_setup(const struct ftpu_ref_device_config *cfg,
+				const struct dh_gemm *g, size_t max_mc,
+				struct rng *place, struct dh_gemm_run *r)
 {
-	const size_t n = cfg->n, db = g->double_buffer ? 2 : 1;
-	size_t tiles = cfg->wm_rows / n;
-	memset(p, 0, sizeof(*p));
-	if (!g->M || !g->K || !g->N || !tiles)
+	const size_t n = cfg->n, N = g->N;
+	memset(r, 0, sizeof(*r));
+	if (!g->M || !g->K || !N)
 		return -1;
-	p->n = n;
-	p->KT = dh_div_up(g->K, n);
-	p->NT = dh_div_up(g->N, n);
-	/* what one chunk may use: all, or half of each memory; WM only
-	 * halves when B does not fit whole */
-	const bool b_fits = p->KT * p->NT <= tiles;
-	const size_t ub_cap = cfg->ub_vectors / db, acc_cap = cfg->acc_vectors / db;
-	const size_t bias_cap = cfg->bias_vectors / db;
-	if (!b_fits)
-		tiles /= db;
-	if (!ub_cap || !acc_cap || !tiles || (g->activate && g->use_bias && !bias_cap))
+	const bool sent = g->activate && g->use_bias;
+	r->act = (struct ftpu_gemm_act){ .relu = g->relu, .bias = sent,
+					 .writes = g->write_act };
+	r->c0 = malloc((g->accumulate ? g->M * N : 1) * sizeof(float));
+	r->bias = malloc(N * sizeof(float));
+	if (!r->c0 || !r->bias)
+		abort();
+	if (g->accumulate) /* the bits as they are */
+		memcpy(r->c0, g->C0, g->M * N * sizeof(float));
+	if (sent)
+		memcpy(r->bias, g->bias, N * sizeof(float));
+	r->act.bias_values = sent ? r->bias : NULL;
+	const struct ftpu_gemm_opts o = {
+		.c_in = g->accumulate ? r->c0 : NULL,
+		.acc_writes = g->write_acc,
+		.acts = &r->act,
+		.n_acts = g->activate,
+		.bias_vectors = cfg->bias_vectors,
+	};
+	const struct ftpu_gemm_tuning t = {
+		.no_double_buffer = !g->double_buffer,
+		.force_double_buffer = g->double_buffer,
+		.max_rows = max_mc,
+	};
+	const struct ftpu_gemm_device d = { .n = n, .ub = cfg->ub_vectors,
+					    .acc = cfg->acc_vectors,
+					    .wm_tiles = cfg->wm_rows / n };
+	struct ftpu_gemm_plan *p = &r->p;
+	if (ftpu__gemm_plan_opts(&d, g->M, N, g->K, &t, &o, p))
 		return -1;
-	p->ktc = p->KT < tiles ? p->KT : tiles;
-	p->ntc = tiles / p->ktc < p->NT ? tiles / p->ktc : p->NT;
-	if (g->activate && g->use_bias && p->ntc > bias_cap)
-		p->ntc = bias_cap;
-	for (;;) {
-		/* UB: ktc*mc (A) + ntc*mc (activations); ACC: ntc*mc */
-		size_t ub_per = p->ktc + (g->activate ? p->ntc : 0);
-		size_t mc = ub_cap / ub_per;
-		if (acc_cap / p->ntc < mc)
-			mc = acc_cap / p->ntc;
-		if (mc > g->M)
-			mc = g->M;
-		if (max_mc && mc > max_mc)
-			mc = max_mc;
-		if (mc > 65535)
-			mc = 65535;
-		if (mc) {
-			p->mc = mc;
-			break;
-		}
-		if (p->ntc > 1)
-			p->ntc = (p->ntc + 1) / 2;
-		else if (p->ktc > 1)
-			p->ktc = (p->ktc + 1) / 2;
-		else
-			return -1;
-	}
-	size_t ub_a = p->ktc * p->mc, ub_out = g->activate ? p->ntc * p->mc : 0;
-	size_t wm = p->ktc * p->ntc * n, acc = p->ntc * p->mc;
-	size_t bias = g->activate && g->use_bias ? p->ntc : 0;
-	size_t wm_cap = tiles * n;
-	if (place) {
-		size_t slack = ub_cap - ub_a - ub_out;
-		p->ub_a = rng_below(place, (uint32_t)slack + 1);
-		p->ub_out = (uint32_t)(p->ub_a + ub_a) +
-			    rng_below(place, (uint32_t)(slack - p->ub_a) + 1);
-		p->wm_b = rng_below(place, (uint32_t)(wm_cap - wm) + 1);
-		p->acc_c = rng_below(place, (uint32_t)(acc_cap - acc) + 1);
-		p->bias_at = rng_below(place, (uint32_t)(bias_cap - bias) + 1);
-	} else {
-		p->ub_out = (uint32_t)ub_a;
-	}
-	if (g->double_buffer) {
-		p->ub_step = ub_cap, p->acc_step = acc_cap, p->bias_step = bias_cap;
-		p->wm_step = b_fits ? 0 : wm_cap;
-	}
-	/* every region, in both halves, within its memory */
-	if (p->ub_a + p->ub_step + ub_a > cfg->ub_vectors ||
-	    p->ub_out + p->ub_step + ub_out > cfg->ub_vectors ||
-	    (g->activate && p->ub_out < p->ub_a + ub_a) ||
-	    p->wm_b + p->wm_step + wm > cfg->wm_rows ||
-	    p->acc_c + p->acc_step + acc > cfg->acc_vectors ||
-	    p->bias_at + p->bias_step + bias > cfg->bias_vectors) {
-		fprintf(stderr, "dh_gemm_plan_make: layout out of range\n");
+	if (g->double_buffer != p->db) {
+		fprintf(stderr, "dh_gemm_setup: memories too small to halve\n");
 		return -1;
 	}
+
+	/* the regions of one half, and what a half holds */
+	const size_t ub_a = p->ktc * p->mc, ub_out = g->activate ? p->ntc * p->mc : 0;
+	const size_t acc = p->ntc * p->mc, bias = sent ? p->ntc : 0;
+	const size_t wm = (p->b_whole ? p->KT * p->NT : p->ktc * p->ntc) * n;
+	const size_t ub_cap = p->db ? p->ub_step : cfg->ub_vectors;
+	const size_t acc_cap = p->db ? p->acc_step : cfg->acc_vectors;
+	const size_t bias_cap = p->db ? p->bias_step : cfg->bias_vectors;
+	if (ub_a + ub_out > ub_cap || acc > acc_cap || bias > bias_cap ||
+	    wm > cfg->wm_rows) {
+		fprintf(stderr, "dh_gemm_setup: the plan overflows a memory\n");
+		return -1;
+	}
+	size_t slack = ub_cap - ub_a - ub_out;
+	p->ub = dh_pick(place, slack);
+	r->act.ub = (uint32_t)(p->ub + ub_a) + dh_pick(place, slack - p->ub);
+	p->wm = dh_pick(place, cfg->wm_rows - wm);
+	p->acc = dh_pick(place, acc_cap - acc);
+	r->act.bias_at = dh_pick(place, bias_cap - bias);
+
+	r->image = malloc(p->image_elems * sizeof(*r->image));
+	if (!r->image)
+		abort();
+	const struct ftpu_gemm_operand ob = { .bf16 = g->B, .ld = N };
+	ftpu__gemm_pack_b(p, &ob, r->image);
 	return 0;
 }
 
-/* One chunk: rows [m0, m0+mc), n-tiles [nt0, nt0+ntc), k-tiles [kt0,
- * kt0+ktc), the idx-th in program order, and its memory bases (the plan's,
- * moved to the other half in a double-buffered plan: A and B for odd
- * chunks, the results for odd (m, n) blocks). */
-struct dh_gemm_chunk {
-	size_t m0, mc, nt0, ntc, kt0, ktc;
-	size_t idx;
-	uint32_t ub_a, ub_out, wm_b, acc_c, bias_at;
-};
-
-/* HOST_READ of A's rows and k-tiles of the chunk into UB. */
-static inline void dh_gemm_emit_a(struct dh_prog *p, const struct dh_gemm_plan *pl,
-				  const struct dh_gemm *g, const struct dh_gemm_chunk *c)
+/* The program of chunks [c0, c1) of a set-up GEMM (B sent), appended to
+ * prog; MACs counted as n*n per row of each MATMUL. */
+static inline void dh_gemm_emit_range(struct dh_prog *prog, const struct dh_gemm_run *r,
+				      const struct dh_gemm *g, size_t c0, size_t c1)
 {
-	const size_t n = pl->n;
-	uint16_t *v = malloc(c->mc * n * sizeof(*v));
-	if (!v)
-		abort();
-	for (size_t kt = 0; kt < c->ktc; kt++) {
-		for (size_t m = 0; m < c->mc; m++)
-			for (size_t r = 0; r < n; r++) {
-				size_t k = (c->kt0 + kt) * n + r;
-				v[m * n + r] = k < g->K ? g->A[(c->m0 + m) * g->K + k] : 0x0000;
-			}
-		dh_prog_read_bf16(p, FTPU_MEM_UB, (uint32_t)(c->ub_a + kt * c->mc), v,
-				  c->mc, n);
-	}
-	free(v);
-}
-
-/* HOST_READ of the chunk's tiles of B into WM. */
-static inline void dh_gemm_emit_b(struct dh_prog *p, const struct dh_gemm_plan *pl,
-				  const struct dh_gemm *g, const struct dh_gemm_chunk *c)
-{
-	const size_t n = pl->n;
-	uint16_t *v = malloc(n * n * sizeof(*v));
-	if (!v)
-		abort();
-	for (size_t kt = 0; kt < c->ktc; kt++)
-		for (size_t nt = 0; nt < c->ntc; nt++) {
-			for (size_t r = 0; r < n; r++)
-				for (size_t col = 0; col < n; col++) {
-					size_t k = (c->kt0 + kt) * n + r;
-					size_t j = (c->nt0 + nt) * n + col;
-					v[r * n + col] = k >= g->K ? 0x8000 :
-							 j < g->N  ? g->B[k * g->N + j] :
-								     0x0000;
-				}
-			dh_prog_read_bf16(p, FTPU_MEM_WM,
-					  (uint32_t)(c->wm_b + (kt * c->ntc + nt) * n),
-					  v, n, n);
-		}
-	free(v);
-}
-
-/* HOST_READ of C0's chunk into ACC (accumulate). */
-static inline void dh_gemm_emit_c0(struct dh_prog *p, const struct dh_gemm_plan *pl,
-				   const struct dh_gemm *g, const struct dh_gemm_chunk *c)
-{
-	const size_t n = pl->n;
-	uint32_t *v = malloc(c->mc * n * sizeof(*v));
-	if (!v)
-		abort();
-	for (size_t nt = 0; nt < c->ntc; nt++) {
-		for (size_t m = 0; m < c->mc; m++)
-			for (size_t col = 0; col < n; col++) {
-				size_t j = (c->nt0 + nt) * n + col;
-				v[m * n + col] = j < g->N ? g->C0[(c->m0 + m) * g->N + j] : 0;
-			}
-		dh_prog_read_f32(p, FTPU_MEM_ACC, (uint32_t)(c->acc_c + nt * c->mc), v,
-				 c->mc, n);
-	}
-	free(v);
-}
-
-/* The (LOAD_WEIGHTS, MATMUL SWAP [ACCUMULATE]) pairs of a chunk, k-tile
- * outer; accumulate onto ACC when acc_in (C0, or an earlier k-chunk). */
-static inline void dh_gemm_emit_compute(struct dh_prog *p, const struct dh_gemm_plan *pl,
-					const struct dh_gemm_chunk *c, bool acc_in)
-{
-	for (size_t kt = 0; kt < c->ktc; kt++)
-		for (size_t nt = 0; nt < c->ntc; nt++) {
-			dh_prog_instr(p, FTPU_OP_LOAD_WEIGHTS, 0, 1,
-				      (uint32_t)(c->wm_b + (kt * c->ntc + nt) * pl->n), 0);
-			dh_prog_matmul(p, pl->n,
-				       FTPU_MATMUL_SWAP |
-					       (kt > 0 || acc_in ? FTPU_MATMUL_ACCUMULATE : 0),
-				       (unsigned)c->mc, (uint32_t)(c->ub_a + kt * c->mc),
-				       (uint32_t)(c->acc_c + nt * c->mc));
-		}
-}
-
-/* After the chunk's last k-chunk: HOST_WRITE of ACC, ACTIVATE (with the
- * bias read into BIAS first) and HOST_WRITE of UB, as g asks. */
-static inline void dh_gemm_emit_output(struct dh_prog *p, const struct dh_gemm_plan *pl,
-				       const struct dh_gemm *g, const struct dh_gemm_chunk *c)
-{
-	const size_t n = pl->n;
-	/* The n-tiles of a chunk lie back to back in ACC (and UB): one
-	 * HOST_WRITE sends them all, so the decoder moves on at once while the
-	 * output unit works (the same words as one HOST_WRITE per n-tile). */
-	const bool one = c->ntc * c->mc <= 65535;
-	if (g->write_acc)
-		for (size_t nt = 0; nt < (one ? 1 : c->ntc); nt++)
-			dh_prog_instr(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC,
-				      (unsigned)(one ? c->ntc * c->mc : c->mc),
-				      (uint32_t)(c->acc_c + nt * c->mc), 0);
-	if (!g->activate)
-		return;
-	if (g->use_bias) {
-		uint32_t *v = malloc(c->ntc * n * sizeof(*v));
-		if (!v)
+	const struct ftpu_gemm_plan *p = &r->p;
+	const struct ftpu_gemm_operand oa = { .bf16 = g->A, .ld = g->K };
+	size_t words = ftpu__gemm_emit(p, &oa, r->image, true, c0, c1, NULL, NULL);
+	uint16_t *scratch = malloc(p->mc * p->n * sizeof(*scratch));
+	while (prog->w.cap < prog->w.n + words + 1) {
+		size_t cap = prog->w.cap ? 2 * prog->w.cap : 1024;
+		prog->w.w = realloc(prog->w.w, cap * sizeof(uint32_t));
+		prog->w.cap = cap;
+		if (!prog->w.w)
 			abort();
-		for (size_t i = 0; i < c->ntc * n; i++) {
-			size_t j = c->nt0 * n + i;
-			v[i] = j < g->N ? g->bias[j] : 0;
-		}
-		dh_prog_read_f32(p, FTPU_MEM_BIAS, c->bias_at, v, c->ntc, n);
-		free(v);
 	}
-	unsigned flags = (g->relu ? FTPU_ACTIVATE_RELU : 0) |
-			 (g->use_bias ? FTPU_ACTIVATE_BIAS : 0);
-	for (size_t nt = 0; nt < c->ntc; nt++)
-		dh_prog_instr(p, FTPU_OP_ACTIVATE, flags, (unsigned)c->mc,
-			      (uint32_t)(c->acc_c + nt * c->mc),
-			      (uint32_t)(c->ub_out + nt * c->mc) |
-				      (uint32_t)(c->bias_at + nt) << 16);
-	if (g->write_act)
-		for (size_t nt = 0; nt < (one ? 1 : c->ntc); nt++)
-			dh_prog_instr(p, FTPU_OP_HOST_WRITE, FTPU_MEM_UB,
-				      (unsigned)(one ? c->ntc * c->mc : c->mc),
-				      (uint32_t)(c->ub_out + nt * c->mc), 0);
-}
-
-/* Calls fn for every chunk of the plan in program order. */
-static inline void dh_gemm_chunks(const struct dh_gemm_plan *pl, const struct dh_gemm *g,
-				  void (*fn)(void *ctx, const struct dh_gemm_chunk *c,
-					     bool first_k, bool last_k),
-				  void *ctx)
-{
-	size_t idx = 0, out = 0;
-	for (size_t m0 = 0; m0 < g->M; m0 += pl->mc)
-		for (size_t nt0 = 0; nt0 < pl->NT; nt0 += pl->ntc, out++)
-			for (size_t kt0 = 0; kt0 < pl->KT; kt0 += pl->ktc) {
-				/* operands alternate per chunk, results per output
-				 * block (its k-chunks accumulate in one place) */
-				size_t odd = idx & 1, odd_out = out & 1;
-				struct dh_gemm_chunk c = {
-					.m0 = m0,
-					.mc = g->M - m0 < pl->mc ? g->M - m0 : pl->mc,
-					.nt0 = nt0,
-					.ntc = pl->NT - nt0 < pl->ntc ? pl->NT - nt0 : pl->ntc,
-					.kt0 = kt0,
-					.ktc = pl->KT - kt0 < pl->ktc ? pl->KT - kt0 : pl->ktc,
-					.idx = idx++,
-					.ub_a = (uint32_t)(pl->ub_a + odd * pl->ub_step),
-					.ub_out = (uint32_t)(pl->ub_out + odd_out * pl->ub_step),
-					.wm_b = (uint32_t)(pl->wm_b + odd * pl->wm_step),
-					.acc_c = (uint32_t)(pl->acc_c + odd_out * pl->acc_step),
-					.bias_at = (uint32_t)(pl->bias_at + odd_out * pl->bias_step),
-				};
-				fn(ctx, &c, kt0 == 0, kt0 + pl->ktc >= pl->KT);
-			}
-}
-
-/* All of B fits the weight memory at once: it is sent with the first
- * M-chunk only and stays for the others. */
-static inline bool dh_gemm_b_resident(const struct dh_gemm_plan *pl)
-{
-	return pl->ntc == pl->NT && pl->ktc == pl->KT;
-}
-
-struct dh_gemm_emit_ctx {
-	struct dh_prog *p;
-	const struct dh_gemm_plan *pl;
-	const struct dh_gemm *g;
-};
-
-static inline void dh_gemm_emit_chunk(void *ctx, const struct dh_gemm_chunk *c,
-				      bool first_k, bool last_k)
-{
-	struct dh_gemm_emit_ctx *e = ctx;
-	if (first_k && e->g->accumulate)
-		dh_gemm_emit_c0(e->p, e->pl, e->g, c);
-	dh_gemm_emit_a(e->p, e->pl, e->g, c);
-	if (c->m0 == 0 || !dh_gemm_b_resident(e->pl))
-		dh_gemm_emit_b(e->p, e->pl, e->g, c);
-	dh_gemm_emit_compute(e->p, e->pl, c, !first_k || e->g->accumulate);
-	if (last_k)
-		dh_gemm_emit_output(e->p, e->pl, e->g, c);
+	if (!scratch)
+		abort();
+	size_t got = ftpu__gemm_emit(p, &oa, r->image, true, c0, c1, scratch,
+				     prog->w.w + prog->w.n);
+	if (got != words) {
+		fprintf(stderr, "dh_gemm_emit_range: %zu words, %zu counted\n", got, words);
+		abort();
+	}
+	prog->w.n += words;
+	for (size_t c = c0; c < c1; c++) {
+		struct ftpu_gemm_chunk ch;
+		ftpu__gemm_chunk(p, c, &ch);
+		prog->macs += (uint64_t)ch.mc * ch.ktc * ch.ntc * p->n * p->n;
+		prog->matmuls += ch.ktc * ch.ntc;
+	}
+	free(scratch);
 }
 
 /* The whole GEMM as one program (append a SYNC yourself if wanted). */
-static inline void dh_gemm_emit(struct dh_prog *p, const struct dh_gemm_plan *pl,
+static inline void dh_gemm_emit(struct dh_prog *prog, const struct dh_gemm_run *r,
 				const struct dh_gemm *g)
 {
-	struct dh_gemm_emit_ctx e = { p, pl, g };
-	dh_gemm_chunks(pl, g, dh_gemm_emit_chunk, &e);
-}
-
-struct dh_gemm_unpack_ctx {
-	const struct dh_gemm_plan *pl;
-	const struct dh_gemm *g;
-	const uint32_t *w;
-	size_t n, at;
-	uint32_t *C;
-	uint16_t *act;
-	bool short_data;
-};
-
-static inline void dh_gemm_unpack_chunk(void *ctx, const struct dh_gemm_chunk *c,
-					bool first_k, bool last_k)
-{
-	struct dh_gemm_unpack_ctx *u = ctx;
-	const size_t n = u->pl->n, N = u->g->N;
-	(void)first_k;
-	if (!last_k)
-		return;
-	if (u->g->write_acc)
-		for (size_t nt = 0; nt < c->ntc; nt++)
-			for (size_t m = 0; m < c->mc; m++)
-				for (size_t col = 0; col < n; col++) {
-					size_t j = (c->nt0 + nt) * n + col;
-					if (u->at >= u->n) {
-						u->short_data = true;
-						return;
-					}
-					uint32_t w = u->w[u->at++];
-					if (j < N && u->C)
-						u->C[(c->m0 + m) * N + j] = w;
-				}
-	if (u->g->activate && u->g->write_act)
-		for (size_t nt = 0; nt < c->ntc; nt++)
-			for (size_t m = 0; m < c->mc; m++)
-				for (size_t col = 0; col < n; col += 2) {
-					size_t j = (c->nt0 + nt) * n + col;
-					if (u->at >= u->n) {
-						u->short_data = true;
-						return;
-					}
-					uint32_t w = u->w[u->at++];
-					if (j < N && u->act)
-						u->act[(c->m0 + m) * N + j] = (uint16_t)w;
-					if (j + 1 < N && u->act)
-						u->act[(c->m0 + m) * N + j + 1] = (uint16_t)(w >> 16);
-				}
+	dh_gemm_emit_range(prog, r, g, 0, r->p.chunks);
 }
 
 /*
  * Takes the DATA words of a dh_gemm_emit program apart into C (M x N fp32,
  * with write_acc) and act (M x N bf16, with write_act); either may be NULL.
- * Returns 0, or -1 when there are fewer or more words than the program
- * sends.
+ * The order is gemm_plan.h's: output blocks in program order, each its
+ * ACC rows [n-tile][row][column], then its activation's. Returns 0, or -1
+ * when there are fewer or more words than the program sends.
  */
-static inline int dh_gemm_unpack(const struct dh_gemm_plan *pl, const struct dh_gemm *g,
-				 const uint32_t *w, size_t n, uint32_t *C, uint16_t *act)
+static inline int dh_gemm_unpack(const struct dh_gemm_run *r, const struct dh_gemm *g,
+				 const uint32_t *w, size_t nw, uint32_t *C, uint16_t *act)
 {
-	struct dh_gemm_unpack_ctx u = { pl, g, w, n, 0, C, act, false };
-	dh_gemm_chunks(pl, g, dh_gemm_unpack_chunk, &u);
-	if (u.short_data || u.at != n) {
-		fprintf(stderr, "dh_gemm_unpack: %zu DATA words, the program sends %s%zu\n",
-			n, u.short_data ? "more than " : "", u.at);
+	const struct ftpu_gemm_plan *p = &r->p;
+	const size_t n = p->n, N = g->N;
+	size_t at = 0;
+	for (size_t first = 0; first < p->chunks; first += p->kblocks) {
+		struct ftpu_gemm_chunk c;
+		ftpu__gemm_chunk(p, first, &c);
+		size_t need = (g->write_acc ? c.ntc * c.mc * n : 0) +
+			      (g->activate && g->write_act ? c.ntc * c.mc * n / 2 : 0);
+		if (at + need > nw) {
+			fprintf(stderr, "dh_gemm_unpack: %zu DATA words, the program sends more\n",
+				nw);
+			return -1;
+		}
+		for (size_t nt = 0; g->write_acc && nt < c.ntc; nt++)
+			for (size_t m = 0; m < c.mc; m++)
+				for (size_t col = 0; col < n; col++, at++) {
+					size_t j = (c.nt0 + nt) * n + col;
+					if (j < N && C)
+						C[(c.m0 + m) * N + j] = w[at];
+				}
+		for (size_t nt = 0; g->activate && g->write_act && nt < c.ntc; nt++)
+			for (size_t m = 0; m < c.mc; m++)
+				for (size_t col = 0; col < n; col += 2, at++) {
+					size_t j = (c.nt0 + nt) * n + col;
+					if (j < N && act)
+						act[(c.m0 + m) * N + j] = (uint16_t)w[at];
+					if (j + 1 < N && act)
+						act[(c.m0 + m) * N + j + 1] = (uint16_t)(w[at] >> 16);
+				}
+	}
+	if (at != nw) {
+		fprintf(stderr, "dh_gemm_unpack: %zu DATA words, the program sends %zu\n", nw, at);
 		return -1;
 	}
 	return 0;
@@ -1201,6 +1010,11 @@ static inline size_t dh_gemm_check(const struct dh_gemm *g, const uint32_t *C,
 	}
 	free(want);
 	return bad;
+}
+
+static inline size_t dh_div_up(size_t a, size_t b)
+{
+	return (a + b - 1) / b;
 }
 
 /* Cycle models of a GEMM on an R x R array with row delay D

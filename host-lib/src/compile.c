@@ -4,23 +4,28 @@
  * device's sizes (docs/isa.md).
  *
  * Lowering. Every matmul is a layer: x (M x K) times a constant w (K x N)
- * as KT = ceil(K/R) x NT = ceil(N/R) tiles of the R x R array, k-tile
- * outer, n-tile inner, each a LOAD_WEIGHTS and a MATMUL SWAP (ACCUMULATE
- * after the first k-tile) into the layer's accumulators. A bias_add of a
- * constant and/or a relu after a matmul is an "activation": one ACTIVATE
- * per n-tile (flags BIAS/RELU; the bias in BIAS memory, -0 without one),
- * fp32 -> bf16 into the unified buffer (UB); a relu of it is the same
- * activation. A matmul whose x is another
+ * as KT = ceil(K/R) x NT = ceil(N/R) tiles of the R x R array, lowered
+ * through the GEMM emitter of ftpu_gemm (gemm_plan.h): per chunk of batch
+ * rows one GEMM chunk with all of K and N, k-tile outer, n-tile inner,
+ * each a LOAD_WEIGHTS and a MATMUL SWAP (ACCUMULATE after the first
+ * k-tile) into the layer's accumulators, w resident at its WM place. A
+ * bias_add of a constant and/or a relu after a matmul is an "activation":
+ * one ACTIVATE per n-tile (flags BIAS/RELU; the bias in BIAS memory, -0
+ * without one), fp32 -> bf16 into the unified buffer (UB); a relu of it is
+ * the same activation. A matmul whose x is another
  * matmul's raw result gets an implicit activation without bias or ReLU
  * (the bf16 rounding of its operand). The device is square, so n-tile j of
  * an activation (R columns) is k-tile j of the next layer's x (R rows):
- * the next layer's MATMULs read it where ACTIVATE wrote it, and
- * intermediates never leave the device.
+ * the next layer's MATMULs read it where ACTIVATE wrote it (the emitter's
+ * resident A), and intermediates never leave the device. An input is read
+ * (all its k-tiles, in as few HOST_READs as fit) by the first layer that
+ * uses it; later readers find it in UB.
  *
  * Memory plan.
- *   WM    every weight constant once, as tiles (kt, nt) at rows
- *         (tile0 + kt*NT + nt) * R: rows beyond K are -0, columns beyond N
- *         +0 (docs/numerics.md, Padding). Resident across runs.
+ *   WM    every weight constant once, as the emitter's B image (tiles
+ *         (kt, nt) at rows (tile0 + kt*NT + nt) * R: rows beyond K are -0,
+ *         columns beyond N +0, docs/numerics.md, Padding). Resident across
+ *         runs.
  *   BIAS  every bias constant once, NT vectors at vec0 (+0 beyond N).
  *   UB    per chunk of mc batch rows: a region of KT*mc vectors per input
  *         (vector kt*mc + m is row m's k-tile kt, +0 lanes beyond K) and of
@@ -37,7 +42,8 @@
  * chunk through every layer.
  *
  * Outputs: a matmul's raw result is read with HOST_WRITE ACC (fp32), an
- * activation with HOST_WRITE UB (bf16, widened on the host).
+ * activation with HOST_WRITE UB (bf16, widened on the host), once per
+ * output that names it, in the emitter's order (ACC, then each activation).
  *
  * Numerics: a layer equals ftpu_ref_gemm of the bf16-rounded operands, then
  * ftpu_ref_activate per element with the bias (-0 without), as bf16. One
@@ -48,7 +54,8 @@
  * included) are exact.
  *
  * Adding an operation: enum ftpu__op (compile.h) says where; here it needs
- * a case in classify() and, if it becomes a new device step, its emission.
+ * a case in classify() and, if it becomes a new device step, its emission
+ * (in the GEMM emitter when it is part of a layer's block).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -58,8 +65,7 @@
 
 #include "compile.h"
 #include "device.h"
-#include "isa.h"
-#include "numeric.h"
+#include "gemm_plan.h"
 
 /* A program of more words than this is refused (4 GiB): run a larger
  * batch in several calls. */
@@ -136,7 +142,8 @@ struct emit {
 	struct ftpu__piece *in, *out;
 	size_t n_in, n_out;
 	uint64_t data_at;
-	bool overflow;
+	bool overflow, nomem;
+	size_t io; /* the input being read (note_input) */
 };
 
 struct cc {
@@ -152,6 +159,7 @@ struct cc {
 	struct weight *weights;
 	struct bias *biases;
 	struct out *outs;
+	struct ftpu_gemm_act *gacts; /* one layer's activations (emit_layer) */
 	size_t n_layers, n_acts, n_weights, n_biases;
 	size_t M, mc;
 	uint64_t wm_tiles, bias_vecs;
@@ -519,117 +527,132 @@ static int plan(struct cc *c)
 
 /* ---- emission ------------------------------------------------------------------------ */
 
-static void put(struct emit *e, uint32_t w)
+/* Where a layer's deferred input data go: one piece per HOST_READ. */
+static void note_input(void *ctx, size_t m0, size_t mc, size_t kt, size_t tiles,
+		       size_t at)
 {
-	if (e->w)
-		e->w[e->n] = w;
-	e->n++;
+	struct emit *e = ctx;
+	if (e->in)
+		e->in[e->n_in] = (struct ftpu__piece){
+			.io = (uint32_t)e->io, .kind = FTPU__PIECE_BF16,
+			.at = e->n + at, .row0 = m0, .rows = mc,
+			.tile0 = (uint32_t)kt, .tiles = (uint32_t)tiles };
+	e->n_in++;
 }
 
-static void instr(struct emit *e, unsigned op, unsigned flags, size_t n, uint64_t a,
-		  uint32_t b)
+/* A plan of one chunk of mc rows (all of K and N) for a rows x cols
+ * operand; for the constants, one row. */
+static void fixed_plan(struct cc *c, size_t M, size_t K, size_t N, size_t mc,
+		       const struct ftpu_gemm_opts *o, struct ftpu_gemm_plan *p)
 {
-	uint32_t w[FTPU_ISA_WORDS];
-	ftpu_isa_encode(w, op, flags, (unsigned)n, (uint32_t)a, b);
-	for (unsigned i = 0; i < FTPU_ISA_WORDS; i++)
-		put(e, w[i]);
+	ftpu__gemm_plan_fixed(c->R, M, N, K, mc, div_up(N, c->R), div_up(K, c->R),
+			      true, o, p);
 }
 
-static void zeros(struct emit *e, size_t n)
-{
-	if (e->w)
-		memset(e->w + e->n, 0, n * sizeof(uint32_t));
-	e->n += n;
-}
-
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
-
-/* HOST_READ WM of a weight constant, its tiles in groups (n <= 65535). */
+/* HOST_READ WM of a weight constant's tiles at its place. */
 static void emit_weight(struct cc *c, struct emit *e, const struct weight *w)
 {
 	const struct ftpu__node *n = &c->g->nodes[w->node];
-	const size_t R = c->R, tiles = w->KT * w->NT, per = MAX_N / R;
-	for (size_t t0 = 0; t0 < tiles; t0 += per) {
-		size_t cnt = tiles - t0 < per ? tiles - t0 : per;
-		instr(e, FTPU_OP_HOST_READ, FTPU_MEM_WM, cnt * R, (w->tile0 + t0) * R, 0);
-		if (!e->w) {
-			e->n += cnt * R * R / 2;
-			continue;
+	struct ftpu_gemm_plan p;
+	uint16_t *image = NULL;
+
+	fixed_plan(c, 1, n->rows, n->cols, 1, NULL, &p);
+	p.wm = (uint32_t)(w->tile0 * c->R);
+	if (e->w) {
+		image = malloc(p.image_elems * sizeof(*image));
+		if (!image) {
+			e->nomem = true;
+			return;
 		}
-		for (size_t t = t0; t < t0 + cnt; t++) {
-			size_t kt = t / w->NT, nt = t % w->NT;
-			for (size_t r = 0; r < R; r++) {
-				size_t k = kt * R + r;
-				for (size_t col = 0; col < R; col += 2) {
-					uint32_t v[2];
-					for (size_t h = 0; h < 2; h++) {
-						size_t j = nt * R + col + h;
-						v[h] = k >= n->rows ? 0x8000u :
-						       j >= n->cols ? 0x0000u :
-						       ftpu_f32_to_bf16(f32_bits(n->values[k * n->cols + j]));
-					}
-					put(e, v[0] | v[1] << 16);
-				}
-			}
-		}
+		const struct ftpu_gemm_operand b = { .f32 = n->values, .ld = n->cols };
+		ftpu__gemm_pack_b(&p, &b, image);
 	}
+	e->n += ftpu__gemm_emit_image(&p, image, e->w ? e->w + e->n : NULL);
+	free(image);
 }
 
 /* HOST_READ BIAS of a bias constant (fp32, +0 beyond its columns). */
 static void emit_bias(struct cc *c, struct emit *e, const struct bias *b)
 {
 	const struct ftpu__node *n = &c->g->nodes[b->node];
-	const size_t R = c->R;
-	for (size_t v0 = 0; v0 < b->NT; v0 += MAX_N) {
-		size_t cnt = b->NT - v0 < MAX_N ? b->NT - v0 : MAX_N;
-		instr(e, FTPU_OP_HOST_READ, FTPU_MEM_BIAS, cnt, b->vec0 + v0, 0);
-		for (size_t i = v0 * R; i < (v0 + cnt) * R; i++)
-			put(e, i < n->cols ? f32_bits(n->values[i]) : 0);
-	}
+	struct ftpu_gemm_plan p;
+	fixed_plan(c, 1, 1, n->cols, 1, NULL, &p);
+	e->n += ftpu__gemm_emit_bias(&p, n->values, 0, b->NT, (uint32_t)b->vec0,
+				     e->w ? e->w + e->n : NULL);
 }
 
-/* HOST_READ UB of input `io`'s rows [m0, m0 + mc) at base: its data are
- * filled in by each run (a piece). */
-static void emit_input(struct cc *c, struct emit *e, size_t io, size_t KT, uint64_t base,
-		       size_t m0, size_t mc)
+/* Output pieces of a block's DATA, rows [m0, m0 + m) of every n-tile: a
+ * piece per HOST_WRITE's worth of whole tiles. */
+static void note_output(struct emit *e, size_t io, bool acc, size_t NT, size_t m0,
+			size_t m, size_t R)
 {
-	const size_t per = MAX_N / mc;
-	for (size_t t0 = 0; t0 < KT; t0 += per) {
-		size_t cnt = KT - t0 < per ? KT - t0 : per;
-		instr(e, FTPU_OP_HOST_READ, FTPU_MEM_UB, cnt * mc, base + t0 * mc, 0);
-		if (e->in)
-			e->in[e->n_in] = (struct ftpu__piece){
-				.io = (uint32_t)io, .kind = FTPU__PIECE_BF16, .at = e->n,
-				.row0 = m0, .rows = mc, .tile0 = (uint32_t)t0,
-				.tiles = (uint32_t)cnt };
-		e->n_in++;
-		zeros(e, cnt * mc * c->R / 2);
-	}
-}
-
-/* HOST_WRITE of an output's tiles: ACC (fp32) or UB (bf16). */
-static void emit_output(struct cc *c, struct emit *e, size_t io, bool acc, size_t NT,
-			uint64_t base, size_t m0, size_t mc)
-{
-	const size_t per = MAX_N / mc, wpv = acc ? c->R : c->R / 2;
+	const size_t per = MAX_N / m;
 	for (size_t t0 = 0; t0 < NT; t0 += per) {
 		size_t cnt = NT - t0 < per ? NT - t0 : per;
-		instr(e, FTPU_OP_HOST_WRITE, acc ? FTPU_MEM_ACC : FTPU_MEM_UB, cnt * mc,
-		      base + t0 * mc, 0);
 		if (e->out)
 			e->out[e->n_out] = (struct ftpu__piece){
 				.io = (uint32_t)io,
 				.kind = acc ? FTPU__PIECE_F32 : FTPU__PIECE_BF16,
-				.at = e->data_at, .row0 = m0, .rows = mc,
+				.at = e->data_at, .row0 = m0, .rows = m,
 				.tile0 = (uint32_t)t0, .tiles = (uint32_t)cnt };
 		e->n_out++;
-		e->data_at += (uint64_t)cnt * mc * wpv;
+		e->data_at += (uint64_t)cnt * m * (acc ? R : R / 2);
 	}
+}
+
+/* Layer s on rows [m0, m0 + mc) through the GEMM emitter (gemm_plan.h):
+ * its x read from the host where an input is first used, else already in
+ * UB; its weights resident; its results out of ACC and through its
+ * activations into UB, each as often as the graph outputs it. */
+static void emit_layer(struct cc *c, struct emit *e, size_t s, size_t m0)
+{
+	const ftpu_graph *g = c->g;
+	const struct layer *l = &c->layers[s];
+	const size_t R = c->R, mc = c->mc, m = c->M - m0 < mc ? c->M - m0 : mc;
+	struct ftpu_gemm_opts o = { .a_first = true, .b_resident = true, .acts = c->gacts,
+				    .a_at = note_input, .ctx = e };
+	struct ftpu_gemm_operand a = { 0 }; /* deferred: filled in per run */
+	uint32_t src;
+
+	if (l->src_in >= 0) {
+		const struct hostin *h = &c->in[l->src_in];
+		o.a_resident = h->first_layer != s;
+		e->io = (size_t)l->src_in;
+		src = (uint32_t)(h->ub.off * mc);
+	} else {
+		o.a_resident = true;
+		src = (uint32_t)(c->acts[l->src_act].ub.off * mc);
+	}
+	for (size_t j = 0; j < g->n_outputs; j++)
+		o.acc_writes += c->outs[j].acc && c->outs[j].layer == (int)s;
+	for (size_t i = 0; i < c->n_acts; i++) {
+		const struct act *x = &c->acts[i];
+		if (x->layer != s)
+			continue;
+		struct ftpu_gemm_act *ga = &c->gacts[o.n_acts++];
+		*ga = (struct ftpu_gemm_act){
+			.relu = x->relu, .bias = x->bias >= 0, .ub = (uint32_t)(x->ub.off * mc),
+			.bias_at = x->bias >= 0 ? (uint32_t)c->biases[x->bias].vec0 : 0 };
+		for (size_t j = 0; j < g->n_outputs; j++)
+			ga->writes += !c->outs[j].acc && c->outs[j].act == (int)i;
+	}
+
+	struct ftpu_gemm_plan p;
+	fixed_plan(c, c->M, l->K, l->N, mc, &o, &p);
+	p.ub = src;
+	p.acc = (uint32_t)(l->acc.off * mc);
+	p.wm = (uint32_t)(c->weights[l->weight].tile0 * R);
+	e->n += ftpu__gemm_emit(&p, &a, NULL, false, m0 / mc, m0 / mc + 1, NULL,
+				e->w ? e->w + e->n : NULL);
+
+	/* the DATA in the emitter's order: ACC copies, then each activation's */
+	for (size_t j = 0; j < g->n_outputs; j++)
+		if (c->outs[j].acc && c->outs[j].layer == (int)s)
+			note_output(e, j, true, l->NT, m0, m, R);
+	for (size_t i = 0; i < c->n_acts; i++)
+		for (size_t j = 0; c->acts[i].layer == s && j < g->n_outputs; j++)
+			if (!c->outs[j].acc && c->outs[j].act == (int)i)
+				note_output(e, j, false, l->NT, m0, m, R);
 }
 
 /* Bounds a counting pass: stop early once the program is too large. */
@@ -640,58 +663,15 @@ static bool too_big(const struct emit *e)
 
 static void emit_all(struct cc *c, struct emit *e, size_t *n_resident)
 {
-	const ftpu_graph *g = c->g;
-	const size_t R = c->R, mc = c->mc;
-
 	for (size_t i = 0; i < c->n_weights; i++)
 		emit_weight(c, e, &c->weights[i]);
 	for (size_t i = 0; i < c->n_biases; i++)
 		emit_bias(c, e, &c->biases[i]);
 	*n_resident = e->n;
 
-	for (size_t m0 = 0; m0 < c->M && !too_big(e); m0 += mc) {
-		size_t m = c->M - m0 < mc ? c->M - m0 : mc;
-		for (size_t s = 0; s < c->n_layers; s++) {
-			const struct layer *l = &c->layers[s];
-			const struct weight *w = &c->weights[l->weight];
-			/* inputs first read here */
-			for (size_t i = 0; i < g->n_inputs; i++) {
-				const struct hostin *h = &c->in[i];
-				if (h->used && h->first_layer == s)
-					emit_input(c, e, i, h->KT, h->ub.off * mc, m0, m);
-			}
-			uint64_t src = l->src_in >= 0 ? c->in[l->src_in].ub.off * mc :
-							c->acts[l->src_act].ub.off * mc;
-			uint64_t acc = l->acc.off * mc;
-			for (size_t kt = 0; kt < l->KT; kt++)
-				for (size_t nt = 0; nt < l->NT; nt++) {
-					instr(e, FTPU_OP_LOAD_WEIGHTS, 0, 1,
-					      (w->tile0 + kt * w->NT + nt) * R, 0);
-					instr(e, FTPU_OP_MATMUL,
-					      FTPU_MATMUL_SWAP | (kt ? FTPU_MATMUL_ACCUMULATE : 0), m,
-					      src + kt * m, (uint32_t)(acc + nt * m));
-				}
-			for (size_t j = 0; j < g->n_outputs; j++)
-				if (c->outs[j].acc && c->outs[j].layer == (int)s)
-					emit_output(c, e, j, true, l->NT, acc, m0, m);
-			for (size_t a = 0; a < c->n_acts; a++) {
-				const struct act *x = &c->acts[a];
-				if (x->layer != s)
-					continue;
-				unsigned flags = (x->relu ? FTPU_ACTIVATE_RELU : 0) |
-						 (x->bias >= 0 ? FTPU_ACTIVATE_BIAS : 0);
-				uint64_t ub = x->ub.off * mc;
-				uint64_t b0 = x->bias >= 0 ? c->biases[x->bias].vec0 : 0;
-				for (size_t nt = 0; nt < l->NT; nt++)
-					instr(e, FTPU_OP_ACTIVATE, flags, m, acc + nt * m,
-					      (uint32_t)(ub + nt * m) |
-						      (x->bias >= 0 ? (uint32_t)(b0 + nt) << 16 : 0));
-				for (size_t j = 0; j < g->n_outputs; j++)
-					if (!c->outs[j].acc && c->outs[j].act == (int)a)
-						emit_output(c, e, j, false, l->NT, ub, m0, m);
-			}
-		}
-	}
+	for (size_t m0 = 0; m0 < c->M && !too_big(e); m0 += c->mc)
+		for (size_t s = 0; s < c->n_layers; s++)
+			emit_layer(c, e, s, m0);
 	e->overflow = too_big(e);
 }
 
@@ -742,6 +722,10 @@ static int build(struct cc *c, ftpu_program **out)
 	e.in = p->in_pieces;
 	e.out = p->out_pieces;
 	emit_all(c, &e, &n_res2);
+	if (e.nomem) {
+		cfail(c, ret, "out of memory for the weights' tiles");
+		goto out_free;
+	}
 	p->n_words = e.n;
 	p->n_resident = n_res2;
 	p->n_in_pieces = e.n_in;
@@ -798,7 +782,9 @@ int ftpu__compile_info(const struct ftpu_device_info *info, const ftpu_graph *g,
 	c.weights = calloc(nn, sizeof(*c.weights));
 	c.biases = calloc(nn, sizeof(*c.biases));
 	c.outs = calloc(g->n_outputs + 1, sizeof(*c.outs));
-	if (!c.cn || !c.in || !c.layers || !c.acts || !c.weights || !c.biases || !c.outs) {
+	c.gacts = calloc(nn, sizeof(*c.gacts));
+	if (!c.cn || !c.in || !c.layers || !c.acts || !c.weights || !c.biases || !c.outs ||
+	    !c.gacts) {
 		ret = cfail(&c, FTPU_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -823,6 +809,7 @@ out:
 	free(c.weights);
 	free(c.biases);
 	free(c.outs);
+	free(c.gacts);
 	return ret;
 }
 

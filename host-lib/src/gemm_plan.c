@@ -140,11 +140,13 @@ static size_t cap_by(size_t v, size_t cap)
 	return cap && cap < v ? cap : v;
 }
 
-/* Rows per chunk when ktc k-tiles and ntc n-tiles share the budgets. */
+/* Rows per chunk when ktc k-tiles, ntc n-tiles and acts activations of
+ * them share the budgets. */
 static size_t rows_for(size_t M, size_t ub, size_t acc, size_t ktc, size_t ntc,
-		       size_t cap)
+		       size_t acts, size_t cap)
 {
-	size_t mc = min_sz(min_sz(M, ub / ktc), min_sz(acc / ntc, MAX_N));
+	size_t mc = min_sz(min_sz(M, ub / (ktc + acts * ntc)),
+			   min_sz(acc / ntc, MAX_N));
 	if (cap && mc > cap)
 		mc = cap;
 	if (!mc)
@@ -186,14 +188,24 @@ static double plan_time(const struct ftpu_gemm_plan *p, bool db, size_t mc,
 	return max_d(t, array);
 }
 
-/* The best even split for budgets of ub and acc vectors (wm tiles for a
- * B block); *time is its estimate, or < 0 when none fits. Ties go to the
- * larger mc, then to fewer chunks. */
+/* Sent biases among the plan's activations. */
+static size_t sent_biases(const struct ftpu_gemm_opts *o)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < o->n_acts; i++)
+		k += o->acts[i].bias && o->acts[i].bias_values;
+	return k;
+}
+
+/* The best even split for budgets of ub, acc and bias vectors (wm tiles
+ * for a B block); *time is its estimate, or < 0 when none fits. Ties go
+ * to the larger mc, then to fewer chunks. */
 static void plan_search(struct ftpu_gemm_plan *p,
 			const struct ftpu_gemm_tuning *t, bool db, size_t ub,
-			size_t acc, size_t wm, double *time)
+			size_t acc, size_t wm, size_t bias, double *time)
 {
 	const size_t M = p->M, KT = p->KT, NT = p->NT;
+	const size_t sent = sent_biases(&p->o);
 	size_t best_chunks = 0;
 
 	*time = -1;
@@ -202,13 +214,16 @@ static void plan_search(struct ftpu_gemm_plan *p,
 	     ktc = next_split(KT, ktc)) {
 		size_t nmax = cap_by(p->b_whole ? acc : min_sz(acc, wm / ktc),
 				     t->max_ntiles);
+		if (sent)
+			nmax = min_sz(nmax, bias / sent);
 		for (size_t ntc = first_split(NT, nmax); ntc;
 		     ntc = next_split(NT, ntc)) {
 			/* Fewer rows than fit can be faster: the last block's
 			 * results, which cannot overlap any input, shrink (at
 			 * the price of more instructions). Down to half the
 			 * array, below which the weight port bounds a fold. */
-			size_t mmax = rows_for(M, ub, acc, ktc, ntc, t->max_rows);
+			size_t mmax = rows_for(M, ub, acc, ktc, ntc,
+					       p->o.n_acts, t->max_rows);
 			for (size_t mc = mmax; mc && (mc == mmax || 2 * mc >= p->n);
 			     mc = next_split(M, mc)) {
 				double cost = plan_time(p, db, mc, ntc);
@@ -227,9 +242,61 @@ static void plan_search(struct ftpu_gemm_plan *p,
 	}
 }
 
+/* The counts that follow from the chunk sizes. */
+static int plan_finish(struct ftpu_gemm_plan *p)
+{
+	const size_t M = p->M, KT = p->KT, NT = p->NT, n = p->n;
+	/* absurd sizes (valid extents, but more chunks than any memory
+	 * could hold the program of) */
+	if ((double)div_up(M, p->mc) * (double)div_up(NT, p->ntc) *
+		    (double)div_up(KT, p->ktc) >
+	    (double)((size_t)1 << 48))
+		return FTPU_ERR_INVALID;
+	p->mchunks = div_up(M, p->mc);
+	p->nblocks = div_up(NT, p->ntc);
+	p->kblocks = div_up(KT, p->ktc);
+	p->chunks = p->mchunks * p->nblocks * p->kblocks;
+	p->image_elems = KT * NT * n * n;
+	size_t copies = 2 * (size_t)p->o.acc_writes; /* in bf16 halves */
+	for (size_t i = 0; i < p->o.n_acts; i++)
+		copies += p->o.acts[i].writes;
+	p->data_words = M * NT * n / 2 * copies;
+	return FTPU_OK;
+}
+
+/* Sizes and options common to both planners; false for sizes whose B
+ * image or results would overflow size_t. */
+static bool plan_init(struct ftpu_gemm_plan *p, size_t n, size_t M, size_t N,
+		      size_t K, const struct ftpu_gemm_opts *o)
+{
+	static const struct ftpu_gemm_opts gemm = {.acc_writes = 1};
+	const size_t KT = div_up(K, n), NT = div_up(N, n);
+
+	memset(p, 0, sizeof(*p));
+	p->o = o ? *o : gemm;
+	size_t copies = p->o.acc_writes;
+	for (size_t i = 0; i < p->o.n_acts; i++)
+		copies += p->o.acts[i].writes;
+	/* the B image (KT*NT*n*n bf16) and the results (M*NT*n fp32 per
+	 * copy) must be addressable */
+	if (NT > SIZE_MAX / 4 / n / n / KT ||
+	    M > SIZE_MAX / 4 / n / NT / (copies ? copies : 1))
+		return false;
+	p->n = n, p->M = M, p->N = N, p->K = K, p->KT = KT, p->NT = NT;
+	return true;
+}
+
 int ftpu__gemm_plan(const struct ftpu_gemm_device *d, size_t M, size_t N,
 		    size_t K, const struct ftpu_gemm_tuning *t,
 		    struct ftpu_gemm_plan *p)
+{
+	return ftpu__gemm_plan_opts(d, M, N, K, t, NULL, p);
+}
+
+int ftpu__gemm_plan_opts(const struct ftpu_gemm_device *d, size_t M, size_t N,
+			 size_t K, const struct ftpu_gemm_tuning *t,
+			 const struct ftpu_gemm_opts *o,
+			 struct ftpu_gemm_plan *p)
 {
 	static const struct ftpu_gemm_tuning none;
 	const size_t n = d->n, T = d->wm_tiles;
@@ -242,46 +309,52 @@ int ftpu__gemm_plan(const struct ftpu_gemm_device *d, size_t M, size_t N,
 	if (!n || n % 2 || !d->ub || !d->acc || !T || d->ub > UINT32_MAX ||
 	    d->acc > UINT32_MAX || T > UINT32_MAX / n)
 		return FTPU_ERR_UNSUPPORTED;
-	const size_t KT = div_up(K, n), NT = div_up(N, n);
-	/* the B image (KT*NT*n*n bf16) and the results (M*NT*n fp32) must
-	 * be addressable */
-	if (NT > SIZE_MAX / 4 / n / n / KT || M > SIZE_MAX / 4 / n / NT)
+	if (!plan_init(p, n, M, N, K, o))
 		return FTPU_ERR_INVALID;
+	const size_t bias = p->o.bias_vectors;
+	const size_t KT = p->KT, NT = p->NT, sent = sent_biases(&p->o);
+	if (sent && bias < sent)
+		return FTPU_ERR_UNSUPPORTED;
 
-	p->n = n, p->M = M, p->N = N, p->K = K, p->KT = KT, p->NT = NT;
 	p->b_whole = KT <= T / NT;
-	p->b_free = p->b_whole && t->b_resident;
+	p->b_free = (p->b_whole && t->b_resident) || p->o.b_resident;
 
 	/* single buffered, and with UB and ACC halved if allowed: the
 	 * faster estimate wins (halves mean more chunks, and a B block
 	 * resent per m-chunk costs more link than double buffering saves) */
 	struct ftpu_gemm_plan db = *p;
 	double t_single, t_db = -1;
-	plan_search(p, t, false, d->ub, d->acc, T, &t_single);
-	if (!t->no_double_buffer && d->ub >= 2 && d->acc >= 2)
-		plan_search(&db, t, true, d->ub / 2, d->acc / 2, T, &t_db);
+	plan_search(p, t, false, d->ub, d->acc, T, bias, &t_single);
+	if (!t->no_double_buffer && d->ub >= 2 && d->acc >= 2 &&
+	    bias >= 2 * sent)
+		plan_search(&db, t, true, d->ub / 2, d->acc / 2, T, bias / 2,
+			    &t_db);
 	if (t_db >= 0 &&
 	    (t_single < 0 || t_db <= t_single || t->force_double_buffer)) {
 		*p = db;
 		p->db = true;
-		p->ub_alt = (uint32_t)(d->ub / 2);
-		p->acc_alt = (uint32_t)(d->acc / 2);
+		p->ub_step = (uint32_t)(d->ub / 2);
+		p->acc_step = (uint32_t)(d->acc / 2);
+		p->bias_step = (uint32_t)(bias / 2);
 	} else if (t_single < 0) {
 		return FTPU_ERR_UNSUPPORTED; /* a tuning cap of 0 rows... */
 	}
-	/* absurd sizes (valid extents, but more chunks than any memory
-	 * could hold the program of) */
-	if ((double)div_up(M, p->mc) * (double)div_up(NT, p->ntc) *
-		    (double)div_up(KT, p->ktc) >
-	    (double)((size_t)1 << 48))
+	return plan_finish(p);
+}
+
+int ftpu__gemm_plan_fixed(size_t n, size_t M, size_t N, size_t K, size_t mc,
+			  size_t ntc, size_t ktc, bool b_whole,
+			  const struct ftpu_gemm_opts *o,
+			  struct ftpu_gemm_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!n || n % 2 || !M || !N || !K || !plan_init(p, n, M, N, K, o) ||
+	    !mc || mc > MAX_N || !ntc || ntc > p->NT || !ktc || ktc > p->KT)
 		return FTPU_ERR_INVALID;
-	p->mchunks = div_up(M, p->mc);
-	p->nblocks = div_up(NT, p->ntc);
-	p->kblocks = div_up(KT, p->ktc);
-	p->chunks = p->mchunks * p->nblocks * p->kblocks;
-	p->image_elems = KT * NT * n * n;
-	p->data_words = M * NT * n;
-	return FTPU_OK;
+	p->mc = mc, p->ntc = ntc, p->ktc = ktc;
+	p->b_whole = b_whole;
+	p->b_free = p->o.b_resident;
+	return plan_finish(p);
 }
 
 void ftpu__gemm_chunk(const struct ftpu_gemm_plan *p, size_t c,
@@ -300,8 +373,11 @@ void ftpu__gemm_chunk(const struct ftpu_gemm_plan *p, size_t c,
 	ch->last_k = kb + 1 == p->kblocks;
 	/* operands alternate per chunk, results per output block (its
 	 * k-blocks accumulate in one place) */
-	ch->ub = p->db && (c & 1) ? p->ub_alt : 0;
-	ch->acc = p->db && (block & 1) ? p->acc_alt : 0;
+	const bool odd = p->db && (c & 1), odd_block = p->db && (block & 1);
+	ch->ub = p->ub + (odd ? p->ub_step : 0);
+	ch->acc = p->acc + (odd_block ? p->acc_step : 0);
+	ch->ub_out = odd_block ? p->ub_step : 0;
+	ch->bias_out = odd_block ? p->bias_step : 0;
 }
 
 /* ---- packing
@@ -470,59 +546,232 @@ uint64_t ftpu__gemm_hash(const void *data, size_t bytes)
 /* ---- the program
  * ----------------------------------------------------------------- */
 
-/* Words of a HOST_READ of rows bf16 vectors (in pieces of MAX_N). */
-static size_t read_words(const struct ftpu_gemm_plan *p, size_t rows)
+/* The program is written by one set of functions in two modes: into
+ * words, or (w NULL) only counted, so the planner's word counts are the
+ * emitter's by construction. */
+struct writer {
+	uint32_t *w; /* NULL: count only */
+	size_t at;
+	const struct ftpu_gemm_plan *p;
+	const struct ftpu_gemm_operand *a;
+	const uint16_t *image;
+	uint16_t *scratch;
+	bool send_b;
+	bool notify; /* tell p->o.a_at (ftpu__gemm_emit, not the counts) */
+};
+
+static void put_instr(struct writer *o, unsigned op, unsigned flags, size_t n,
+		      uint32_t a, uint32_t b)
 {
-	return rows * p->n / 2 + FTPU_ISA_WORDS * div_up(rows, MAX_N);
+	if (o->w)
+		ftpu_isa_encode(o->w + o->at, op, flags, (unsigned)n, a, b);
+	o->at += FTPU_ISA_WORDS;
+}
+
+/* HOST_READ of rows bf16 vectors from v (NULL: zeros, filled in later)
+ * into mem at addr, in pieces of at most max rows. */
+static void put_read(struct writer *o, unsigned mem, uint32_t addr,
+		     const uint16_t *v, size_t rows, size_t max)
+{
+	const size_t n = o->p->n;
+	for (size_t done = 0; done < rows;) {
+		size_t piece = min_sz(rows - done, max);
+		put_instr(o, FTPU_OP_HOST_READ, mem, piece,
+			  addr + (uint32_t)done, 0);
+		if (o->w && v)
+			put_pairs(o->w + o->at, v + done * n, piece * n);
+		else if (o->w)
+			memset(o->w + o->at, 0, piece * n / 2 * sizeof(*o->w));
+		o->at += piece * n / 2;
+		done += piece;
+	}
+}
+
+/* HOST_READ into mem (ACC or BIAS) at addr of rows fp32 vectors, vector v
+ * (0 <= v < rows) being n-tile nt0 + v / per, row v % per of values (row
+ * stride ld, +0 beyond N). */
+static void put_read_f32(struct writer *o, unsigned mem, uint32_t addr,
+			 const float *values, size_t ld, size_t nt0, size_t per,
+			 size_t rows)
+{
+	const size_t n = o->p->n, N = o->p->N;
+	for (size_t done = 0; done < rows;) {
+		size_t piece = min_sz(rows - done, MAX_N);
+		put_instr(o, FTPU_OP_HOST_READ, mem, piece,
+			  addr + (uint32_t)done, 0);
+		for (size_t v = done; o->w && v < done + piece; v++) {
+			size_t j0 = (nt0 + v / per) * n,
+			       cnt = j0 < N ? min_sz(n, N - j0) : 0;
+			uint32_t *d = o->w + o->at + (v - done) * n;
+			if (cnt)
+				memcpy(d, values + v % per * ld + j0,
+				       cnt * sizeof(*d));
+			memset(d + cnt, 0, (n - cnt) * sizeof(*d));
+		}
+		o->at += piece * n;
+		done += piece;
+	}
+}
+
+/* HOST_WRITEs of rows vectors of mem at addr, in pieces. */
+static void put_write(struct writer *o, unsigned mem, uint32_t addr,
+		      size_t rows)
+{
+	for (size_t done = 0; done < rows;) {
+		size_t piece = min_sz(rows - done, MAX_N);
+		put_instr(o, FTPU_OP_HOST_WRITE, mem, piece,
+			  addr + (uint32_t)done, 0);
+		done += piece;
+	}
 }
 
 /* Whether chunk ch sends B tiles with its k-tiles. */
 static bool b_due(const struct ftpu_gemm_plan *p,
 		  const struct ftpu_gemm_chunk *ch, bool send_b)
 {
+	if (p->o.b_resident)
+		return false;
 	return p->b_whole ? send_b && ch->m0 == 0 : true;
 }
 
-/* Words of chunk ch without any HOST_WRITE. */
-static size_t chunk_words(const struct ftpu_gemm_plan *p,
-			  const struct ftpu_gemm_chunk *ch, bool send_b)
+/* The tail of ch's block: its results out of ACC and its activations. */
+static void put_tail(struct writer *o, const struct ftpu_gemm_chunk *ch)
 {
-	size_t per_kt = read_words(p, ch->mc) + 2 * FTPU_ISA_WORDS * ch->ntc;
-	if (b_due(p, ch, send_b))
-		per_kt += read_words(p, ch->ntc * p->n);
-	return ch->ktc * per_kt;
+	const struct ftpu_gemm_plan *p = o->p;
+	const size_t rows = ch->ntc * ch->mc;
+
+	for (unsigned i = 0; i < p->o.acc_writes; i++)
+		put_write(o, FTPU_MEM_ACC, ch->acc, rows);
+	for (size_t i = 0; i < p->o.n_acts; i++) {
+		const struct ftpu_gemm_act *x = &p->o.acts[i];
+		const uint32_t ub = x->ub + ch->ub_out;
+		/* a sent bias holds the chunk's n-tiles, a resident one all */
+		uint32_t bias = x->bias_at;
+		if (x->bias && x->bias_values) {
+			bias += ch->bias_out;
+			put_read_f32(o, FTPU_MEM_BIAS, bias, x->bias_values, 0,
+				     ch->nt0, 1, ch->ntc);
+		} else {
+			bias += (uint32_t)ch->nt0;
+		}
+		unsigned flags = (x->relu ? FTPU_ACTIVATE_RELU : 0) |
+				 (x->bias ? FTPU_ACTIVATE_BIAS : 0);
+		for (size_t j = 0; j < ch->ntc; j++)
+			put_instr(o, FTPU_OP_ACTIVATE, flags, ch->mc,
+				  ch->acc + (uint32_t)(j * ch->mc),
+				  (ub + (uint32_t)(j * ch->mc)) |
+					  (x->bias ? (bias + (uint32_t)j) << 16
+						   : 0));
+		for (unsigned k = 0; k < x->writes; k++)
+			put_write(o, FTPU_MEM_UB, ub, rows);
+	}
 }
 
-/* Words of the HOST_WRITE of chunk ch's block. */
-static size_t write_words(const struct ftpu_gemm_chunk *ch)
+/* One HOST_READ of tiles k-tiles of A from the chunk's i-th (tiles * mc
+ * <= MAX_N): packed from the operand, or zeros for a deferred A (told to
+ * p->o.a_at). The operand is not read when only counting. */
+static void put_a(struct writer *o, const struct ftpu_gemm_chunk *ch, size_t i,
+		  size_t tiles)
 {
-	return FTPU_ISA_WORDS * div_up(ch->ntc * ch->mc, MAX_N);
+	const struct ftpu_gemm_plan *p = o->p;
+	const struct ftpu_gemm_operand *a = o->a;
+	const size_t words = ch->mc * p->n / 2;
+
+	put_instr(o, FTPU_OP_HOST_READ, FTPU_MEM_UB, tiles * ch->mc,
+		  ch->ub + (uint32_t)(i * ch->mc), 0);
+	const bool deferred = a && !a->f32 && !a->bf16;
+	if (deferred && o->notify && p->o.a_at)
+		p->o.a_at(p->o.ctx, ch->m0, ch->mc, ch->kt0 + i, tiles, o->at);
+	for (size_t t = 0; t < tiles; t++, o->at += words) {
+		if (!o->w)
+			continue;
+		if (deferred) {
+			memset(o->w + o->at, 0, words * sizeof(*o->w));
+			continue;
+		}
+		pack_a(p, a, ch->m0, ch->mc, ch->kt0 + i + t, o->scratch);
+		put_pairs(o->w + o->at, o->scratch, ch->mc * p->n);
+	}
+}
+
+/* Chunk ch; the tail of pending (if any) after its first k-tile's
+ * MATMULs. */
+static void put_chunk(struct writer *o, const struct ftpu_gemm_chunk *ch,
+		      const struct ftpu_gemm_chunk *pending)
+{
+	const struct ftpu_gemm_plan *p = o->p;
+	const size_t n = p->n, NT = p->NT;
+	const bool due = b_due(p, ch, o->send_b), c_in = p->o.c_in;
+
+	if (c_in && ch->kt0 == 0)
+		put_read_f32(o, FTPU_MEM_ACC, ch->acc,
+			     p->o.c_in + ch->m0 * p->N, p->N, ch->nt0, ch->mc,
+			     ch->ntc * ch->mc);
+	/* A's k-tiles one by one, or all of them first in as few reads as
+	 * fit */
+	const bool a_each = !p->o.a_resident && !p->o.a_first;
+	const size_t group = MAX_N / ch->mc;
+	for (size_t i = 0; !p->o.a_resident && p->o.a_first && i < ch->ktc;
+	     i += group)
+		put_a(o, ch, i, min_sz(group, ch->ktc - i));
+	for (size_t i = 0; i < ch->ktc; i++) {
+		size_t kt = ch->kt0 + i;
+		uint32_t ub = ch->ub + (uint32_t)(i * ch->mc);
+
+		if (a_each)
+			put_a(o, ch, i, 1);
+		/* the k-tile's row of B tiles: contiguous in the image */
+		uint32_t wm = p->wm + (uint32_t)((p->b_whole ? kt * NT + ch->nt0
+							     : i * ch->ntc) *
+						 n);
+		if (due)
+			put_read(o, FTPU_MEM_WM, wm,
+				 o->image + (kt * NT + ch->nt0) * n * n,
+				 ch->ntc * n, MAX_N);
+		unsigned flags = FTPU_MATMUL_SWAP |
+				 (kt || c_in ? FTPU_MATMUL_ACCUMULATE : 0);
+		for (size_t j = 0; j < ch->ntc; j++) {
+			put_instr(o, FTPU_OP_LOAD_WEIGHTS, 0, 1,
+				  wm + (uint32_t)(j * n), 0);
+			put_instr(o, FTPU_OP_MATMUL, flags, ch->mc, ub,
+				  ch->acc + (uint32_t)(j * ch->mc));
+		}
+		/* the previous block's tail, now that this chunk's first
+		 * MATMULs are queued behind its last ones */
+		if (i == 0 && pending)
+			put_tail(o, pending);
+	}
+}
+
+/* Words of chunk c, with its block's tail when it completes one. */
+static size_t chunk_words(const struct ftpu_gemm_plan *p, size_t c,
+			  bool send_b)
+{
+	struct writer o = {.p = p, .send_b = send_b};
+	struct ftpu_gemm_chunk ch;
+	ftpu__gemm_chunk(p, c, &ch);
+	put_chunk(&o, &ch, NULL);
+	if (ch.last_k)
+		put_tail(&o, &ch);
+	return o.at;
 }
 
 size_t ftpu__gemm_words(const struct ftpu_gemm_plan *p, size_t c0, size_t c1,
 			bool send_b)
 {
-	struct ftpu_gemm_chunk ch;
 	size_t words = 0;
-
-	for (size_t c = c0; c < c1; c++) {
-		ftpu__gemm_chunk(p, c, &ch);
-		words += chunk_words(p, &ch, send_b) +
-			 (ch.last_k ? write_words(&ch) : 0);
-	}
+	for (size_t c = c0; c < c1; c++)
+		words += chunk_words(p, c, send_b);
 	return words;
 }
 
 size_t ftpu__gemm_batch_end(const struct ftpu_gemm_plan *p, size_t c0,
 			    bool send_b, size_t budget)
 {
-	struct ftpu_gemm_chunk ch;
 	size_t c = c0, words = 0;
 
 	while (c < p->chunks) {
-		ftpu__gemm_chunk(p, c, &ch);
-		size_t w = chunk_words(p, &ch, send_b) +
-			   (ch.last_k ? write_words(&ch) : 0);
+		size_t w = chunk_words(p, c, send_b);
 		if (c > c0 && words + w > budget)
 			break;
 		words += w;
@@ -535,53 +784,33 @@ size_t ftpu__gemm_data_words(const struct ftpu_gemm_plan *p, size_t c0,
 			     size_t c1)
 {
 	struct ftpu_gemm_chunk ch;
-	size_t words = 0;
+	size_t halves = 2 * (size_t)p->o.acc_writes, words = 0;
 
+	for (size_t i = 0; i < p->o.n_acts; i++)
+		halves += p->o.acts[i].writes;
 	for (size_t c = c0; c < c1; c++) {
 		ftpu__gemm_chunk(p, c, &ch);
 		if (ch.last_k)
-			words += ch.ntc * ch.mc * p->n;
+			words += ch.ntc * ch.mc * p->n / 2 * halves;
 	}
 	return words;
 }
 
-struct writer {
-	uint32_t *w;
-	size_t at;
-};
-
-static void put_instr(struct writer *o, unsigned op, unsigned flags, size_t n,
-		      uint32_t a, uint32_t b)
+size_t ftpu__gemm_emit_image(const struct ftpu_gemm_plan *p,
+			     const uint16_t *image, uint32_t *w)
 {
-	ftpu_isa_encode(o->w + o->at, op, flags, (unsigned)n, a, b);
-	o->at += FTPU_ISA_WORDS;
+	struct writer o = {.w = w, .p = p};
+	put_read(&o, FTPU_MEM_WM, p->wm, image, p->KT * p->NT * p->n,
+		 MAX_N / p->n * p->n);
+	return o.at;
 }
 
-/* HOST_READ of rows bf16 vectors from v into mem at addr, in pieces. */
-static void put_read(struct writer *o, const struct ftpu_gemm_plan *p,
-		     unsigned mem, uint32_t addr, const uint16_t *v,
-		     size_t rows)
+size_t ftpu__gemm_emit_bias(const struct ftpu_gemm_plan *p, const float *bias,
+			    size_t nt0, size_t ntc, uint32_t at, uint32_t *w)
 {
-	for (size_t done = 0; done < rows;) {
-		size_t piece = min_sz(rows - done, MAX_N);
-		put_instr(o, FTPU_OP_HOST_READ, mem, piece,
-			  addr + (uint32_t)done, 0);
-		put_pairs(o->w + o->at, v + done * p->n, piece * p->n);
-		o->at += piece * p->n / 2;
-		done += piece;
-	}
-}
-
-/* HOST_WRITE of the ACC rows of ch's block. */
-static void put_write(struct writer *o, const struct ftpu_gemm_chunk *ch)
-{
-	size_t rows = ch->ntc * ch->mc;
-	for (size_t done = 0; done < rows;) {
-		size_t piece = min_sz(rows - done, MAX_N);
-		put_instr(o, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, piece,
-			  ch->acc + (uint32_t)done, 0);
-		done += piece;
-	}
+	struct writer o = {.w = w, .p = p};
+	put_read_f32(&o, FTPU_MEM_BIAS, at, bias, 0, nt0, 1, ntc);
+	return o.at;
 }
 
 size_t ftpu__gemm_emit(const struct ftpu_gemm_plan *p,
@@ -589,55 +818,25 @@ size_t ftpu__gemm_emit(const struct ftpu_gemm_plan *p,
 		       bool send_b, size_t c0, size_t c1, uint16_t *scratch,
 		       uint32_t *w)
 {
-	const size_t n = p->n, NT = p->NT;
-	struct writer o = {w, 0};
+	struct writer o = {w, 0, p, a, image, scratch, send_b, true};
 	struct ftpu_gemm_chunk ch, pending;
 	bool have_pending = false;
 
 	for (size_t c = c0; c < c1; c++) {
 		ftpu__gemm_chunk(p, c, &ch);
-		bool due = b_due(p, &ch, send_b);
-		for (size_t i = 0; i < ch.ktc; i++) {
-			size_t kt = ch.kt0 + i;
-			uint32_t ub = ch.ub + (uint32_t)(i * ch.mc);
-
-			pack_a(p, a, ch.m0, ch.mc, kt, scratch);
-			put_read(&o, p, FTPU_MEM_UB, ub, scratch, ch.mc);
-			/* the k-tile's row of B tiles: contiguous in the image
-			 */
-			uint32_t wm = (uint32_t)((p->b_whole ? kt * NT + ch.nt0
-							     : i * ch.ntc) *
-						 n);
-			if (due)
-				put_read(&o, p, FTPU_MEM_WM, wm,
-					 image + (kt * NT + ch.nt0) * n * n,
-					 ch.ntc * n);
-			unsigned flags = FTPU_MATMUL_SWAP |
-					 (kt ? FTPU_MATMUL_ACCUMULATE : 0);
-			for (size_t j = 0; j < ch.ntc; j++) {
-				put_instr(&o, FTPU_OP_LOAD_WEIGHTS, 0, 1,
-					  wm + (uint32_t)(j * n), 0);
-				put_instr(&o, FTPU_OP_MATMUL, flags, ch.mc, ub,
-					  ch.acc + (uint32_t)(j * ch.mc));
-			}
-			/* the previous block's results, now that this chunk's
-			 * first MATMULs are queued behind its last ones */
-			if (have_pending) {
-				put_write(&o, &pending);
-				have_pending = false;
-			}
-		}
+		put_chunk(&o, &ch, have_pending ? &pending : NULL);
+		have_pending = false;
 		if (ch.last_k) {
 			if (p->db) {
 				pending = ch;
 				have_pending = true;
 			} else {
-				put_write(&o, &ch);
+				put_tail(&o, &ch);
 			}
 		}
 	}
 	if (have_pending)
-		put_write(&o, &pending);
+		put_tail(&o, &pending);
 	return o.at;
 }
 

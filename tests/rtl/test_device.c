@@ -251,9 +251,9 @@ static uint64_t run_gemm(struct fixture *fx, const struct gemm_case *gc)
 		.bias = bias, .write_act = gc->activate && (gc->write_act || !gc->write_acc),
 		.double_buffer = gc->dbuf,
 	};
-	struct dh_gemm_plan pl;
-	assert_int_equal(dh_gemm_plan_make(cfg, &g, gc->max_mc,
-					   gc->place ? &fx->rng : NULL, &pl), 0);
+	struct dh_gemm_run pl;
+	assert_int_equal(dh_gemm_setup(cfg, &g, gc->max_mc,
+				       gc->place ? &fx->rng : NULL, &pl), 0);
 	struct dh_prog p = { 0 };
 	dh_gemm_emit(&p, &pl, &g);
 	uint32_t tag = fx->tag;
@@ -283,10 +283,11 @@ static uint64_t run_gemm(struct fixture *fx, const struct gemm_case *gc)
 		fprintf(stderr, "%s: GEMM %zux%zux%zu acc=%d act=%d relu=%d bias=%d "
 			"chunks mc=%zu ntc=%zu ktc=%zu: %zu frame diffs, %zu wrong, synced %d\n",
 			fx->name, M, K, N, gc->accumulate, gc->activate, gc->relu, gc->bias,
-			pl.mc, pl.ntc, pl.ktc, bad, wrong, synced);
+			pl.p.mc, pl.p.ntc, pl.p.ktc, bad, wrong, synced);
 	uint64_t macs = p.macs;
 	dh_words_free(&w);
 	dh_prog_free(&p);
+	dh_gemm_run_free(&pl);
 	free(A), free(B), free(act), free(C0), free(C), free(bias);
 	assert_int_equal(bad, 0);
 	assert_int_equal(wrong, 0);
