@@ -43,13 +43,15 @@ LDLIBS += -lusb-1.0 -lm
 # every #include "..." against this table. The most specific key wins.
 # (README.md, Layout.)
 LIB_INC := -Ihost-lib/include -Ihost-lib/src -Ihost-lib/src/transports -Iproto
-HARNESS_INC := -Iharness -Ihost-lib/include -Iproto -Imodel -Isim
+# The harness drives the library's GEMM planner (gemm_plan.h) for the
+# device tests, as ftpu_gemm does: it sees host-lib/src, not the transports.
+HARNESS_INC := -Iharness -Ihost-lib/include -Ihost-lib/src -Iproto -Imodel -Isim
 INC_proto := -Iproto
 INC_model := -Iproto -Imodel
 INC_firmware := -Iproto -Ifirmware/include
 INC_host-lib := $(LIB_INC)
 INC_host-lib/src/transports/ref_transport.c := $(LIB_INC) -Imodel
-INC_sim := -Isim -Ihost-lib/include -Ihost-lib/src/transports
+INC_sim := -Isim -Iproto -Ihost-lib/include -Ihost-lib/src/transports
 INC_tools := -Ihost-lib/include
 INC_examples := -Ihost-lib/include
 INC_harness := $(HARNESS_INC)

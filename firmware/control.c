@@ -8,14 +8,6 @@
 #include "link.h"
 #include "selftest.h"
 
-/* ftpu_fw.h numbers the ops without including link.h (mkimage) */
-_Static_assert((int)FTPU_FW_OP_FW_INFO == (int)FTPU_LINK_OP_FW_INFO &&
-		       (int)FTPU_FW_OP_SELFTEST == (int)FTPU_LINK_OP_SELFTEST &&
-		       (int)FTPU_FW_OP_UPDATE_BEGIN == (int)FTPU_LINK_OP_UPDATE_BEGIN &&
-		       (int)FTPU_FW_OP_UPDATE_DATA == (int)FTPU_LINK_OP_UPDATE_DATA &&
-		       (int)FTPU_FW_OP_UPDATE_COMMIT == (int)FTPU_LINK_OP_UPDATE_COMMIT &&
-		       (int)FTPU_FW_OP_BOOT == (int)FTPU_LINK_OP_BOOT,
-	       "ftpu_fw.h and link.h disagree on the firmware ops");
 
 void fw_ctx_init(struct fw_ctx *fw, struct fw_boot_record *r, bool running_app)
 {
@@ -89,21 +81,21 @@ static int update_op(struct fw_ctx *fw, uint32_t op, const uint32_t *req,
 		     unsigned len, enum fw_action *action)
 {
 	switch (op) {
-	case FTPU_FW_OP_UPDATE_BEGIN:
+	case FTPU_LINK_OP_UPDATE_BEGIN:
 		if (len != 1 + FTPU_FW_IMG_WORDS)
 			return -1;
 		if (fw->running_app)
 			return FTPU_FW_UPD_RUNNING;
 		return fw_update_begin(&fw->upd, fw->boot, req + 1);
-	case FTPU_FW_OP_UPDATE_DATA:
+	case FTPU_LINK_OP_UPDATE_DATA:
 		if (len < 3)
 			return -1;
 		return fw_update_data(&fw->upd, req[1], req + 2, len - 2);
-	case FTPU_FW_OP_UPDATE_COMMIT:
+	case FTPU_LINK_OP_UPDATE_COMMIT:
 		if (len != 1)
 			return -1;
 		return fw_update_commit(&fw->upd, fw->boot);
-	default: /* FTPU_FW_OP_BOOT */
+	default: /* FTPU_LINK_OP_BOOT */
 		if (len != 2)
 			return -1;
 		return boot(fw, req[1], action);
@@ -121,7 +113,7 @@ unsigned fw_control(struct fw_ctx *fw, const uint32_t *req, unsigned len,
 	*action = FW_ACTION_NONE;
 	if (len > FW_REQ_MAX) {
 		status = FTPU_LINK_RESP_BAD_REQUEST;
-	} else if (op >= FTPU_FW_OP_UPDATE_BEGIN && op <= FTPU_FW_OP_BOOT) {
+	} else if (op >= FTPU_LINK_OP_UPDATE_BEGIN && op <= FTPU_LINK_OP_BOOT) {
 		int err = update_op(fw, op, req, len, action);
 		if (err < 0) {
 			status = FTPU_LINK_RESP_BAD_REQUEST;
@@ -166,10 +158,10 @@ unsigned fw_control(struct fw_ctx *fw, const uint32_t *req, unsigned len,
 			read_regs(FTPU_REG_FAULT_COUNT, 4, res);
 			n = 4;
 			break;
-		case FTPU_FW_OP_FW_INFO:
+		case FTPU_LINK_OP_FW_INFO:
 			n = fw_info(fw, res);
 			break;
-		case FTPU_FW_OP_SELFTEST:
+		case FTPU_LINK_OP_SELFTEST:
 			fw_selftest(fw->boot, res);
 			n = FTPU_FW_SELFTEST_COUNT;
 			break;

@@ -504,15 +504,16 @@ void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg)
 {
 	if (!cfg)
 		return;
+	/* spec/ftpu.toml [device.default], as ftpu_top's parameters */
 	*cfg = (struct ftpu_ref_device_config){
-		.n = 16,
-		.row_delay = 1,
-		.ub_vectors = 4096,
-		.wm_rows = 16384,
-		.acc_vectors = 4096,
-		.bias_vectors = 256,
-		.rx_words = 2 * FTPU_LINK_MAX_PAYLOAD,
-		.clock_hz = 100000000,
+		.n = FTPU_DEV_DEFAULT_N,
+		.row_delay = FTPU_DEV_DEFAULT_ROW_DELAY,
+		.ub_vectors = FTPU_DEV_DEFAULT_UB_VECTORS,
+		.wm_rows = FTPU_DEV_DEFAULT_WM_ROWS,
+		.acc_vectors = FTPU_DEV_DEFAULT_ACC_VECTORS,
+		.bias_vectors = FTPU_DEV_DEFAULT_BIAS_VECTORS,
+		.rx_words = FTPU_DEV_DEFAULT_IQ_WORDS,
+		.clock_hz = FTPU_DEV_DEFAULT_CLOCK_HZ,
 	};
 }
 

@@ -21,19 +21,12 @@
  * same major and a minor at least its own. */
 #define FTPU_FW_ABI 0x00010000u
 
-/* ---- CONTROL ops served by the firmware beyond protocol 1.0 ---- */
-enum ftpu_fw_op {
-	FTPU_FW_OP_FW_INFO = 7,	       /* no arguments */
-	FTPU_FW_OP_SELFTEST = 8,       /* no arguments */
-	FTPU_FW_OP_UPDATE_BEGIN = 9,   /* the image header (9 words) */
-	FTPU_FW_OP_UPDATE_DATA = 10,   /* byte offset, 1..14 image words */
-	FTPU_FW_OP_UPDATE_COMMIT = 11, /* no arguments */
-	FTPU_FW_OP_BOOT = 12,	       /* 0: the boot ROM's firmware, 1: the
-					  accepted update */
-};
+/* The CONTROL ops the firmware serves beyond protocol 1.0's six are
+ * FTPU_LINK_OP_FW_INFO .. FTPU_LINK_OP_BOOT (ftpu_spec.h, spec/ftpu.toml). */
+#include "ftpu_spec.h"
 
-/* Image words per UPDATE_DATA request: MAX_CONTROL (16) - op - offset. */
-#define FTPU_FW_DATA_WORDS 14u
+/* Image words per UPDATE_DATA request: MAX_CONTROL - op - offset. */
+#define FTPU_FW_DATA_WORDS (FTPU_LINK_MAX_CONTROL - 2u)
 
 /* FW_INFO results (after op and status), word index. */
 enum ftpu_fw_info_word {

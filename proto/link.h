@@ -19,136 +19,36 @@
 
 #include "crc32.h"
 
-/* Protocol version, reported as INFO key VERSION = major << 16 | minor. */
-#define FTPU_LINK_VERSION_MAJOR 1
-#define FTPU_LINK_VERSION_MINOR 0
+/* The protocol's numbers (version, SYNC, sizes, frame types, error codes,
+ * CONTROL ops, response status, INFO keys, counters, STATUS words, states,
+ * events): ftpu_spec.h, generated from spec/ftpu.toml. */
+#include "ftpu_spec.h"
 
-#define FTPU_LINK_SYNC 0x55505446u  /* bytes 'F','T','P','U' on the wire */
-#define FTPU_LINK_HEADER_BYTES 16u  /* SYNC, w1, w2, HCRC */
-#define FTPU_LINK_MAX_PAYLOAD 4096u /* payload words; more is BAD_LENGTH */
-#define FTPU_LINK_MAX_CONTROL 16u   /* CONTROL payload words a device takes */
 /*
  * Bytes on the wire of a frame with n payload words: header, payload, PCRC.
  * HCRC = CRC-32 of w0..w2; PCRC = CRC-32 of w0..w2 followed by the payload,
  * i.e. ftpu_crc32_update(HCRC, payload bytes, 4 n).
  */
-#define FTPU_LINK_FRAME_BYTES(n) (4u * ((unsigned)(n) + 5u))
+#define FTPU_LINK_FRAME_BYTES(n) (FTPU_LINK_HEADER_BYTES + 4u * ((unsigned)(n) + 1u))
 #define FTPU_LINK_MAX_FRAME_BYTES FTPU_LINK_FRAME_BYTES(FTPU_LINK_MAX_PAYLOAD)
 /* struct ftpu_link_error: seq or type of a frame whose header was
  * unreadable. On the wire, ERROR payload words w1 and w2 carry it as
  * FTPU_LINK_SEQ_UNKNOWN and FTPU_LINK_TYPE_UNKNOWN. */
 #define FTPU_LINK_UNKNOWN 0xFFFFFFFFu
-#define FTPU_LINK_SEQ_UNKNOWN 0xFFFFu
-#define FTPU_LINK_TYPE_UNKNOWN 0xFFu
 
-/* Header words: w1 = type[7:0] | flags[15:8] | seq[31:16],
- * w2 = len[15:0] | credit[31:16]. */
+/* Header words: w1 = type | flags | seq, w2 = len | credit (the fields'
+ * positions: FTPU_LINK_FIELD_*). */
+#define FTPU_LINK_PUT(v, f)                                                    \
+	(((uint32_t)(v) & ((1u << FTPU_LINK_FIELD_##f##_WIDTH) - 1u))          \
+	 << FTPU_LINK_FIELD_##f##_LSB)
+#define FTPU_LINK_GET(w, f)                                                    \
+	((uint32_t)(w) >> FTPU_LINK_FIELD_##f##_LSB &                          \
+	 ((1u << FTPU_LINK_FIELD_##f##_WIDTH) - 1u))
 #define FTPU_LINK_W1(type, flags, seq)                                         \
-	(((uint32_t)(type)&0xffu) | ((uint32_t)(flags)&0xffu) << 8 |           \
-	 ((uint32_t)(seq)&0xffffu) << 16)
+	(FTPU_LINK_PUT(type, TYPE) | FTPU_LINK_PUT(flags, FLAGS) |             \
+	 FTPU_LINK_PUT(seq, SEQ))
 #define FTPU_LINK_W2(len, credit)                                              \
-	(((uint32_t)(len)&0xffffu) | ((uint32_t)(credit)&0xffffu) << 16)
-
-enum ftpu_link_type {
-	FTPU_LINK_CONTROL = 0x01, /* host -> device */
-	FTPU_LINK_PROGRAM = 0x02,
-	FTPU_LINK_RESPONSE = 0x81, /* device -> host */
-	FTPU_LINK_DATA = 0x82,
-	FTPU_LINK_EVENT = 0x83,
-	FTPU_LINK_ERROR = 0x84,
-};
-
-/* Receive error codes: word 0 of an ERROR payload, index of stats.errors. */
-enum ftpu_link_err {
-	FTPU_LINK_ERR_BAD_HEADER_CRC = 1,
-	FTPU_LINK_ERR_BAD_PAYLOAD_CRC = 2,
-	FTPU_LINK_ERR_BAD_LENGTH = 3,
-	FTPU_LINK_ERR_UNKNOWN_TYPE = 4,
-	FTPU_LINK_ERR_OVERFLOW = 5,
-	FTPU_LINK_ERR_TIMEOUT = 6,
-};
-#define FTPU_LINK_ERR_MAX 6
-
-/* CONTROL payload word 0 (echoed as RESPONSE word 0). */
-enum ftpu_link_op {
-	FTPU_LINK_OP_INFO = 1,
-	FTPU_LINK_OP_STATUS = 2,
-	FTPU_LINK_OP_RESET = 3,
-	FTPU_LINK_OP_READ_COUNTERS = 4,
-	FTPU_LINK_OP_CLEAR_COUNTERS = 5,
-	FTPU_LINK_OP_READ_FAULTS = 6,
-	/* optional (docs/protocol.md §7.2.1): served by the control core's
-	 * firmware; a device without one answers UNKNOWN_OP */
-	FTPU_LINK_OP_FW_INFO = 7,
-	FTPU_LINK_OP_SELFTEST = 8,
-	FTPU_LINK_OP_UPDATE_BEGIN = 9,
-	FTPU_LINK_OP_UPDATE_DATA = 10,
-	FTPU_LINK_OP_UPDATE_COMMIT = 11,
-	FTPU_LINK_OP_BOOT = 12,
-};
-
-/* RESPONSE payload word 1. */
-enum ftpu_link_resp_status {
-	FTPU_LINK_RESP_OK = 0,
-	FTPU_LINK_RESP_UNKNOWN_OP = 1,	/* op not implemented by this device */
-	FTPU_LINK_RESP_BAD_REQUEST = 2, /* wrong number of request words */
-	FTPU_LINK_RESP_FAILED = 3,	/* the op was understood but failed */
-};
-
-/* INFO response: (key, value) word pairs after op and status. */
-enum ftpu_link_info_key {
-	FTPU_LINK_INFO_VERSION = 1, /* major << 16 | minor */
-	FTPU_LINK_INFO_ROWS = 2,
-	FTPU_LINK_INFO_COLS = 3,
-	FTPU_LINK_INFO_UB_VECTORS = 4,
-	FTPU_LINK_INFO_WEIGHT_TILES = 5,
-	FTPU_LINK_INFO_ACC_VECTORS = 6,
-	FTPU_LINK_INFO_BIAS_VECTORS = 7,
-	FTPU_LINK_INFO_IQ_WORDS = 8, /* receive buffer = PROGRAM credit */
-	FTPU_LINK_INFO_CLOCK_HZ = 9,
-	FTPU_LINK_INFO_ROW_DELAY = 10,
-	FTPU_LINK_INFO_MAX_PAYLOAD = 11,
-};
-
-/* READ_COUNTERS response: word index after op and status. */
-enum ftpu_link_counter {
-	FTPU_LINK_CNT_CYCLES = 0,
-	FTPU_LINK_CNT_BUSY,
-	FTPU_LINK_CNT_MACS_LO,
-	FTPU_LINK_CNT_MACS_HI,
-	FTPU_LINK_CNT_WEIGHT_STALL,
-	FTPU_LINK_CNT_INPUT_STALL,
-	FTPU_LINK_CNT_OUTPUT_STALL,
-	FTPU_LINK_CNT_IDLE,
-	FTPU_LINK_CNT_BYTES_IN_LO,
-	FTPU_LINK_CNT_BYTES_IN_HI,
-	FTPU_LINK_CNT_BYTES_OUT_LO,
-	FTPU_LINK_CNT_BYTES_OUT_HI,
-	FTPU_LINK_CNT_INSTRUCTIONS,
-	FTPU_LINK_CNT_COUNT /* 13 words in protocol 1.0 */
-};
-
-/* STATUS response words after op and status. */
-enum ftpu_link_status_word {
-	FTPU_LINK_STATUS_STATE = 0,    /* enum ftpu_link_dev_state */
-	FTPU_LINK_STATUS_FREE_WORDS,   /* free receive-buffer words, unsaturated
-					*/
-	FTPU_LINK_STATUS_QUEUED_WORDS, /* PROGRAM words waiting */
-	FTPU_LINK_STATUS_FAULTS,       /* faults recorded since RESET */
-	FTPU_LINK_STATUS_COUNT
-};
-
-enum ftpu_link_dev_state {
-	FTPU_LINK_STATE_IDLE = 0, /* nothing queued or executing */
-	FTPU_LINK_STATE_RUNNING = 1,
-	FTPU_LINK_STATE_FAULTED = 2, /* stopped by a fault until RESET */
-};
-
-/* EVENT payload word 0. */
-enum ftpu_link_event {
-	FTPU_LINK_EVENT_SYNC = 1,  /* w1 = tag */
-	FTPU_LINK_EVENT_FAULT = 2, /* w1 = pc, w2 = fault code, w3 = instr */
-};
+	(FTPU_LINK_PUT(len, LEN) | FTPU_LINK_PUT(credit, CREDIT))
 
 /* CRC-32: crc32.h (ftpu_crc32_update). */
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ftpu_regs.h - register addresses and fields generated from ftpu_regs.def,
+ * ftpu_regs.h - register addresses and fields (the control plane's from
+ * spec/ftpu.toml via ftpu_spec.h, the mailbox's and SYS's from ftpu_regs.def),
  * and the control core's memory map (docs/firmware.md). Plain C (C99 and
  * later, freestanding or hosted): the firmware and the host library both
  * include it.
@@ -25,18 +26,9 @@
 #define FTPU_MMIO_MBOX(o) (FTPU_MMIO_MBOX_BASE + (unsigned)(o))
 #define FTPU_MMIO_SYS(o) (FTPU_MMIO_SYS_BASE + (unsigned)(o))
 
-/* ---- control-plane registers ---- */
-enum ftpu_reg {
-#define FTPU_REG(name, addr, access, text) FTPU_REG_##name = (addr),
-#include "ftpu_regs.def"
-};
-
-enum ftpu_reg_field {
-#define FTPU_FIELD(reg, name, lsb, width, text)                                \
-	FTPU_##reg##_##name##_LSB = (lsb),                                     \
-	FTPU_##reg##_##name##_WIDTH = (width),
-#include "ftpu_regs.def"
-};
+/* ---- control-plane registers: enum ftpu_reg (FTPU_REG_<NAME>) and the CMD
+ * fields (FTPU_CMD_<FIELD>_LSB/_WIDTH), generated from spec/ftpu.toml ---- */
+#include "ftpu_spec.h"
 
 /* ---- mailbox and system registers ---- */
 enum ftpu_mbox_reg {

@@ -384,7 +384,7 @@ static void test_rv32i_fw_long_request(void **state)
 
 static unsigned fw_info(uint16_t seq, uint32_t *info)
 {
-	const uint32_t op = FTPU_FW_OP_FW_INFO;
+	const uint32_t op = FTPU_LINK_OP_FW_INFO;
 	uint32_t rsp[64];
 	unsigned n = fw_request(seq, &op, 1, rsp, 64, NULL);
 	assert_int_equal(n, 2 + FTPU_FW_INFO_COUNT);
@@ -397,7 +397,7 @@ static void test_rv32i_fw_info_selftest(void **state)
 {
 	(void)state;
 	uint32_t info[FTPU_FW_INFO_COUNT], rsp[64];
-	const uint32_t op = FTPU_FW_OP_SELFTEST;
+	const uint32_t op = FTPU_LINK_OP_SELFTEST;
 	uint64_t cycles;
 
 	fw_power_on();
@@ -464,7 +464,7 @@ static void make_image(struct image *im, const uint32_t *body, unsigned n,
 static uint32_t send_image(uint16_t *seq, const struct image *im)
 {
 	uint32_t req[16], rsp[64];
-	req[0] = FTPU_FW_OP_UPDATE_BEGIN;
+	req[0] = FTPU_LINK_OP_UPDATE_BEGIN;
 	memcpy(req + 1, im->w, FTPU_FW_IMG_WORDS * 4);
 	fw_request((*seq)++, req, 1 + FTPU_FW_IMG_WORDS, rsp, 64, NULL);
 	assert_int_equal(rsp[1], FTPU_LINK_RESP_OK);
@@ -473,13 +473,13 @@ static uint32_t send_image(uint16_t *seq, const struct image *im)
 		unsigned k = body - off < FTPU_FW_DATA_WORDS
 				     ? body - off
 				     : FTPU_FW_DATA_WORDS;
-		req[0] = FTPU_FW_OP_UPDATE_DATA;
+		req[0] = FTPU_LINK_OP_UPDATE_DATA;
 		req[1] = 4 * off;
 		memcpy(req + 2, im->w + FTPU_FW_IMG_WORDS + off, 4 * k);
 		fw_request((*seq)++, req, 2 + k, rsp, 64, NULL);
 		assert_int_equal(rsp[1], FTPU_LINK_RESP_OK);
 	}
-	req[0] = FTPU_FW_OP_UPDATE_COMMIT;
+	req[0] = FTPU_LINK_OP_UPDATE_COMMIT;
 	uint64_t cycles;
 	fw_request((*seq)++, req, 1, rsp, 64, &cycles);
 	print_message("COMMIT of %u bytes: %" PRIu64 " cycles\n", 4 * body,
@@ -490,7 +490,7 @@ static uint32_t send_image(uint16_t *seq, const struct image *im)
 /* BOOT arg: OK, then the core reboots; lets it boot. */
 static void fw_boot(uint16_t seq, uint32_t arg, uint64_t budget)
 {
-	const uint32_t req[] = {FTPU_FW_OP_BOOT, arg};
+	const uint32_t req[] = {FTPU_LINK_OP_BOOT, arg};
 	uint32_t rsp[64];
 	struct ftpu_sim_cpu_stats st0, st;
 	assert_true(ftpu_sim_cpu_get_stats(sim, &st0));
@@ -533,7 +533,7 @@ static void test_rv32i_fw_update(void **state)
 	expect_as_ref(seq++, &op, 1); /* the update serves the protocol */
 
 	/* an update cannot overwrite itself */
-	uint32_t req[16] = {FTPU_FW_OP_UPDATE_BEGIN}, rsp[64];
+	uint32_t req[16] = {FTPU_LINK_OP_UPDATE_BEGIN}, rsp[64];
 	memcpy(req + 1, im.w, FTPU_FW_IMG_WORDS * 4);
 	fw_request(seq++, req, 1 + FTPU_FW_IMG_WORDS, rsp, 64, NULL);
 	assert_int_equal(rsp[1], FTPU_LINK_RESP_FAILED);
@@ -555,7 +555,7 @@ static void test_rv32i_fw_update_corrupt(void **state)
 	(void)state;
 	static struct image im;
 	uint32_t info[FTPU_FW_INFO_COUNT], rsp[64];
-	const uint32_t op = FTPU_LINK_OP_INFO, boot1[] = {FTPU_FW_OP_BOOT, 1};
+	const uint32_t op = FTPU_LINK_OP_INFO, boot1[] = {FTPU_LINK_OP_BOOT, 1};
 	uint16_t seq = 200;
 
 	load_image(&im, "ftpu_fw_app.img");

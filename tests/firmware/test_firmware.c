@@ -189,7 +189,7 @@ static void test_firmware_malformed(void **state)
 	expect_as_ref(f, two, 2);  /* an argument where none is taken */
 	expect_as_ref(f, unk, 1);  /* UNKNOWN_OP */
 	expect_as_ref(f, unk, 2);  /* unknown op with an argument */
-	const uint32_t fwinfo2[] = {FTPU_FW_OP_FW_INFO, 1};
+	const uint32_t fwinfo2[] = {FTPU_LINK_OP_FW_INFO, 1};
 	assert_int_equal(request(f, fwinfo2, 2), 2);
 	assert_int_equal(f->rsp[1], FTPU_LINK_RESP_BAD_REQUEST);
 	/* longer than MAX_CONTROL: only 16 words are delivered */
@@ -232,7 +232,7 @@ static void test_firmware_clear_counters(void **state)
 static void test_firmware_reset(void **state)
 {
 	struct fx *f = *state;
-	const uint32_t op = FTPU_LINK_OP_RESET, fi = FTPU_FW_OP_FW_INFO;
+	const uint32_t op = FTPU_LINK_OP_RESET, fi = FTPU_LINK_OP_FW_INFO;
 	/* the device is busy for 5 polls */
 	fake.busy_polls = 5;
 	assert_int_equal(request(f, &op, 1), 2);
@@ -257,7 +257,7 @@ static void test_firmware_reset(void **state)
 static void test_firmware_fw_info(void **state)
 {
 	struct fx *f = *state;
-	const uint32_t op = FTPU_FW_OP_FW_INFO;
+	const uint32_t op = FTPU_LINK_OP_FW_INFO;
 	assert_int_equal(request(f, &op, 1), 2 + FTPU_FW_INFO_COUNT);
 	const uint32_t *r = f->rsp + 2;
 	assert_int_equal(f->rsp[1], FTPU_LINK_RESP_OK);
@@ -312,14 +312,14 @@ static uint32_t op_status(struct fx *f, const uint32_t *req, unsigned len)
 
 static uint32_t update_error(struct fx *f)
 {
-	const uint32_t op = FTPU_FW_OP_FW_INFO;
+	const uint32_t op = FTPU_LINK_OP_FW_INFO;
 	request(f, &op, 1);
 	return f->rsp[2 + FTPU_FW_INFO_UPDATE_ERROR];
 }
 
 static uint32_t begin(struct fx *f, const struct image *im)
 {
-	uint32_t req[1 + FTPU_FW_IMG_WORDS] = {FTPU_FW_OP_UPDATE_BEGIN};
+	uint32_t req[1 + FTPU_FW_IMG_WORDS] = {FTPU_LINK_OP_UPDATE_BEGIN};
 	memcpy(req + 1, im->hdr, sizeof(im->hdr));
 	return op_status(f, req, 1 + FTPU_FW_IMG_WORDS);
 }
@@ -328,7 +328,7 @@ static uint32_t begin(struct fx *f, const struct image *im)
 static uint32_t data(struct fx *f, const struct image *im, uint32_t off,
 		     unsigned from, unsigned k)
 {
-	uint32_t req[16] = {FTPU_FW_OP_UPDATE_DATA, off};
+	uint32_t req[16] = {FTPU_LINK_OP_UPDATE_DATA, off};
 	assert_true(k <= FTPU_FW_DATA_WORDS);
 	memcpy(req + 2, im->body + from, 4 * k);
 	return op_status(f, req, 2 + k);
@@ -349,7 +349,7 @@ static uint32_t send_all(struct fx *f, const struct image *im)
 
 static uint32_t commit(struct fx *f)
 {
-	const uint32_t op = FTPU_FW_OP_UPDATE_COMMIT;
+	const uint32_t op = FTPU_LINK_OP_UPDATE_COMMIT;
 	return op_status(f, &op, 1);
 }
 
@@ -357,7 +357,7 @@ static void test_firmware_update_ok(void **state)
 {
 	struct fx *f = *state;
 	static struct image im;
-	const uint32_t boot1[] = {FTPU_FW_OP_BOOT, 1}, st = FTPU_FW_OP_SELFTEST;
+	const uint32_t boot1[] = {FTPU_LINK_OP_BOOT, 1}, st = FTPU_LINK_OP_SELFTEST;
 	make_image(&im, 1000, 1);
 	seal(&im);
 	assert_int_equal(begin(f, &im), FTPU_LINK_RESP_OK);
@@ -444,7 +444,7 @@ static void test_firmware_update_bad_header(void **state)
 	for (unsigned i = 0; i < FAKE_SLOT_BYTES / 4; i++)
 		assert_int_equal(fake.slot[i], 0);
 	/* wrong argument counts */
-	uint32_t req[1 + FTPU_FW_IMG_WORDS + 1] = {FTPU_FW_OP_UPDATE_BEGIN};
+	uint32_t req[1 + FTPU_FW_IMG_WORDS + 1] = {FTPU_LINK_OP_UPDATE_BEGIN};
 	assert_int_equal(op_status(f, req, FTPU_FW_IMG_WORDS),
 			 FTPU_LINK_RESP_BAD_REQUEST);
 	assert_int_equal(op_status(f, req, FTPU_FW_IMG_WORDS + 2),
@@ -504,11 +504,11 @@ static void test_firmware_update_bad_data(void **state)
 	fake.stuck_slot_word = -1;
 
 	/* malformed DATA: no words, too many */
-	const uint32_t d2[] = {FTPU_FW_OP_UPDATE_DATA, 0};
+	const uint32_t d2[] = {FTPU_LINK_OP_UPDATE_DATA, 0};
 	assert_int_equal(op_status(f, d2, 2), FTPU_LINK_RESP_BAD_REQUEST);
-	uint32_t d17[17] = {FTPU_FW_OP_UPDATE_DATA, 0};
+	uint32_t d17[17] = {FTPU_LINK_OP_UPDATE_DATA, 0};
 	assert_int_equal(op_status(f, d17, 17), FTPU_LINK_RESP_BAD_REQUEST);
-	const uint32_t c2[] = {FTPU_FW_OP_UPDATE_COMMIT, 0};
+	const uint32_t c2[] = {FTPU_LINK_OP_UPDATE_COMMIT, 0};
 	assert_int_equal(op_status(f, c2, 2), FTPU_LINK_RESP_BAD_REQUEST);
 
 	/* a new BEGIN drops the accepted image (its slot is overwritten) */
@@ -523,8 +523,8 @@ static void test_firmware_update_bad_data(void **state)
 static void test_firmware_boot_op(void **state)
 {
 	struct fx *f = *state;
-	const uint32_t b0[] = {FTPU_FW_OP_BOOT, 0}, b1[] = {FTPU_FW_OP_BOOT, 1};
-	const uint32_t b2[] = {FTPU_FW_OP_BOOT, 2}, bnone = FTPU_FW_OP_BOOT;
+	const uint32_t b0[] = {FTPU_LINK_OP_BOOT, 0}, b1[] = {FTPU_LINK_OP_BOOT, 1};
+	const uint32_t b2[] = {FTPU_LINK_OP_BOOT, 2}, bnone = FTPU_LINK_OP_BOOT;
 	assert_int_equal(op_status(f, b1, 2), FTPU_LINK_RESP_FAILED);
 	assert_int_equal(f->action, FW_ACTION_NONE);
 	assert_int_equal(update_error(f), FTPU_FW_UPD_NO_IMAGE);
@@ -605,7 +605,7 @@ static void test_firmware_boot_decide(void **state)
 static void test_firmware_selftest(void **state)
 {
 	struct fx *f = *state;
-	const uint32_t op = FTPU_FW_OP_SELFTEST;
+	const uint32_t op = FTPU_LINK_OP_SELFTEST;
 	assert_int_equal(request(f, &op, 1), 2 + FTPU_FW_SELFTEST_COUNT);
 	assert_int_equal(f->rsp[1], FTPU_LINK_RESP_OK);
 	assert_int_equal(f->rsp[2 + FTPU_FW_SELFTEST_PASSED], 1);

@@ -53,9 +53,9 @@ static unsigned expected_results(uint32_t op)
 		return FTPU_LINK_CNT_COUNT;
 	case FTPU_LINK_OP_READ_FAULTS:
 		return 4;
-	case FTPU_FW_OP_FW_INFO:
+	case FTPU_LINK_OP_FW_INFO:
 		return FTPU_FW_INFO_COUNT;
-	case FTPU_FW_OP_SELFTEST:
+	case FTPU_LINK_OP_SELFTEST:
 		return FTPU_FW_SELFTEST_COUNT;
 	default:
 		return 0;
@@ -113,10 +113,10 @@ static int fuzz_control_one(const uint8_t *data, size_t size)
 			FUZZ_CHECK(n == 2);
 		else
 			FUZZ_CHECK(n == 2 + expected_results(op));
-		if (len != 1 && op <= FTPU_FW_OP_SELFTEST)
+		if (len != 1 && op <= FTPU_LINK_OP_SELFTEST)
 			FUZZ_CHECK(rsp[1] == FTPU_LINK_RESP_BAD_REQUEST);
 		if (action == FW_ACTION_REBOOT)
-			FUZZ_CHECK(op == FTPU_FW_OP_BOOT &&
+			FUZZ_CHECK(op == FTPU_LINK_OP_BOOT &&
 				   rsp[1] == FTPU_LINK_RESP_OK);
 		check_record(&rec);
 		free(req);
