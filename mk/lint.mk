@@ -29,11 +29,11 @@ $(LINT_STAMP): $(RTL_ALL) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(wildcard rt
 			$(call lint_srcs,$(word 2,$(subst :, ,$(t))));)
 	@echo "lint: verilator -Wall on the test tops in sim/tops"
 	@set -e; for u in 0 1 2 3 4; do \
-		$(VERILATOR) --lint-only -Wall -Irtl/include --top-module ftpu_lanes -GUnit=$$u \
+		$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) --top-module ftpu_lanes -GUnit=$$u \
 			$(RTL_CORE) sim/tops/ftpu_lanes.sv; \
 	done; \
-	$(VERILATOR) --lint-only -Wall -Irtl/include --top-module ftpu_link_loop $(RTL_LINK) sim/tops/ftpu_link_loop.sv; \
-	$(VERILATOR) --lint-only -Wall -Irtl/include --top-module ftpu_matrix_unit_tb $(RTL_CORE) \
+	$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) --top-module ftpu_link_loop $(RTL_LINK) sim/tops/ftpu_link_loop.sv; \
+	$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) --top-module ftpu_matrix_unit_tb $(RTL_CORE) \
 		sim/tops/ftpu_matrix_unit_tb.sv
 	@echo "lint: yosys read_verilog -sv of rtl/"
 	@$(YOSYS) -q -p "read_verilog -sv -Irtl/include $(RTL_ALL); \
