@@ -29,23 +29,23 @@ $(LINT_STAMP): $(RTL_ALL) $(RTL_PKG) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(
 			$(call lint_srcs,$(word 2,$(subst :, ,$(t))));)
 	@echo "lint: verilator -Wall on the test tops in sim/tops"
 	@set -e; for u in 0 1 2 3 4; do \
-		$(VERILATOR) --lint-only -Wall --top-module ftpu_lanes -GUnit=$$u \
+		$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) --top-module ftpu_lanes -GUnit=$$u \
 			$(RTL_CORE) sim/tops/ftpu_lanes.sv; \
 	done; \
-	$(VERILATOR) --lint-only -Wall --top-module ftpu_link_loop $(RTL_PKG) $(RTL_LINK) \
-		sim/tops/ftpu_link_loop.sv; \
-	$(VERILATOR) --lint-only -Wall --top-module ftpu_matrix_unit_tb $(RTL_CORE) \
+	$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) --top-module ftpu_link_loop \
+		$(RTL_PKG) $(RTL_LINK) sim/tops/ftpu_link_loop.sv; \
+	$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) --top-module ftpu_matrix_unit_tb $(RTL_CORE) \
 		sim/tops/ftpu_matrix_unit_tb.sv
 	@echo "lint: yosys read_verilog -sv of rtl/"
 	@$(YOSYS) -q -p "read_verilog -sv -Irtl/include $(RTL_ALL); \
 		hierarchy -check -top ftpu_systolic_array; proc; \
-		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_matrix_unit; proc; \
-		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_activate; proc; \
-		design -reset; read_verilog -sv $(RTL_CORE); hierarchy -check -top ftpu_control; proc; \
-		design -reset; read_verilog -sv $(RTL_PKG) $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
-		design -reset; read_verilog -sv $(RTL_PKG) $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc; \
-		design -reset; read_verilog -sv $(RTL_CPU); hierarchy -check -top ftpu_cpu; proc; \
-		design -reset; read_verilog -sv $(RTL_ALL); \
+		design -reset; read_verilog -sv -Irtl/include $(RTL_CORE); hierarchy -check -top ftpu_matrix_unit; proc; \
+		design -reset; read_verilog -sv -Irtl/include $(RTL_CORE); hierarchy -check -top ftpu_activate; proc; \
+		design -reset; read_verilog -sv -Irtl/include $(RTL_CORE); hierarchy -check -top ftpu_control; proc; \
+		design -reset; read_verilog -sv -Irtl/include $(RTL_PKG) $(RTL_LINK); hierarchy -check -top ftpu_link_rx; proc; \
+		design -reset; read_verilog -sv -Irtl/include $(RTL_PKG) $(RTL_LINK); hierarchy -check -top ftpu_link_tx; proc; \
+		design -reset; read_verilog -sv -Irtl/include $(RTL_CPU); hierarchy -check -top ftpu_cpu; proc; \
+		design -reset; read_verilog -sv -Irtl/include $(RTL_ALL); \
 		hierarchy -check -top ftpu_top -chparam UbVectors 64 -chparam WmRows 64 \
 			-chparam AccVectors 64 -chparam IqWords 256; proc" \
 		> $(BUILD)/lint/yosys.log 2>&1 || { cat $(BUILD)/lint/yosys.log; exit 1; }

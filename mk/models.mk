@@ -15,7 +15,9 @@ SIM_DIR := $(BUILD)/sim
 # PyPI wheel's were left empty or name its build machine's paths (so its
 # precompiled headers would not be found).
 VERILATED_MK_VARS := AR=ar PYTHON3=python3 CFG_CXXFLAGS_PCH_I=-include-pch CFG_GCH_IF_CLANG=.gch
-VFLAGS_COMMON := --cc -Wall -Wno-fatal --x-assign fast --x-initial fast -O3 \
+# --assert: the RTL's assertions (rtl/include/ftpu_assert.svh) and unique
+# case checks run in every model; a failure stops the simulation.
+VFLAGS_COMMON := --cc -Wall -Wno-fatal --assert --x-assign fast --x-initial fast -O3 \
 	-Irtl/include -Irtl/core \
 	$(if $(filter 1,$(TRACE)),--trace-fst) \
 	-CFLAGS "-std=c++17 -O2 -fno-strict-aliasing -fPIC" \
@@ -230,6 +232,7 @@ test_array_MODELS := array_16x16 array_4x6
 bench_sim_speed_MODELS := array_16x16 array_8x8
 array_demo_MODELS := device_16 device_4p
 test_link_rtl_MODELS := link_loop
+test_assert_MODELS := link_loop
 test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
 test_activate_MODELS := act_lanes
 test_f32_to_bf16_MODELS := cvt_lanes

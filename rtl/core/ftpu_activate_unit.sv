@@ -98,56 +98,96 @@ module ftpu_activate_unit #(
     );
   end
 
+  // Next state and registers.
+  state_e                state_d;
+  logic                  relu_d;
+  logic [AccAddrW-1:0]   rd_addr_d;
+  logic [UbAddrW-1:0]    wr_addr_d;
+  logic [15:0]           rd_left_d;
+  logic [15:0]           wr_left_d;
+  logic [N*32-1:0]       bias_d;
+  logic [BiasAddrW-1:0]  bias_addr_d;
+  logic [17:0]           acc_lo_d;
+  logic [17:0]           acc_hi_d;
+  logic [17:0]           ub_lo_d;
+  logic [17:0]           ub_hi_d;
+  always_comb begin
+    state_d = state_q;
+    relu_d = relu_q;
+    rd_addr_d = rd_addr_q;
+    wr_addr_d = wr_addr_q;
+    rd_left_d = rd_left_q;
+    wr_left_d = wr_left_q;
+    bias_d = bias_q;
+    bias_addr_d = bias_addr_q;
+    acc_lo_d = acc_lo_q;
+    acc_hi_d = acc_hi_q;
+    ub_lo_d = ub_lo_q;
+    ub_hi_d = ub_hi_q;
+    unique case (state_q)
+      StIdle: begin
+        if (start_i) begin
+          relu_d      = relu_i;
+          rd_addr_d   = acc_addr_i;
+          wr_addr_d   = ub_addr_i;
+          rd_left_d   = n_i;
+          wr_left_d   = n_i;
+          acc_lo_d    = 18'(acc_addr_i);
+          acc_hi_d    = 18'(acc_addr_i) + 18'(n_i);
+          ub_lo_d     = 18'(ub_addr_i);
+          ub_hi_d     = 18'(ub_addr_i) + 18'(n_i);
+          bias_d      = {N{NegZero}};
+          bias_addr_d = bias_addr_i;
+          state_d     = bias_en_i ? StBiasRd : StRun;
+        end
+      end
+      StBiasRd:  state_d = StBiasCap;
+      StBiasCap: begin
+        bias_d  = bias_data_i;
+        state_d = StRun;
+      end
+      StRun: begin
+        if (rd_fire) begin
+          rd_addr_d = rd_addr_q + 1'b1;
+          rd_left_d = rd_left_q - 16'd1;
+        end
+        if (v_q[Latency]) begin
+          wr_addr_d = wr_addr_q + 1'b1;
+          wr_left_d = wr_left_q - 16'd1;
+          if (wr_left_q == 16'd1) state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q   <= StIdle;
-      relu_q    <= 1'b0;
+      state_q <= StIdle;
+      relu_q <= 1'b0;
       rd_addr_q <= '0;
       wr_addr_q <= '0;
       rd_left_q <= '0;
       wr_left_q <= '0;
-      bias_q    <= '0;
+      bias_q <= '0;
       bias_addr_q <= '0;
-      acc_lo_q  <= '0;
-      acc_hi_q  <= '0;
-      ub_lo_q   <= '0;
-      ub_hi_q   <= '0;
+      acc_lo_q <= '0;
+      acc_hi_q <= '0;
+      ub_lo_q <= '0;
+      ub_hi_q <= '0;
     end else begin
-      unique case (state_q)
-        StIdle: begin
-          if (start_i) begin
-            relu_q    <= relu_i;
-            rd_addr_q <= acc_addr_i;
-            wr_addr_q <= ub_addr_i;
-            rd_left_q <= n_i;
-            wr_left_q <= n_i;
-            acc_lo_q  <= 18'(acc_addr_i);
-            acc_hi_q  <= 18'(acc_addr_i) + 18'(n_i);
-            ub_lo_q   <= 18'(ub_addr_i);
-            ub_hi_q   <= 18'(ub_addr_i) + 18'(n_i);
-            bias_q    <= {N{NegZero}};
-            bias_addr_q <= bias_addr_i;
-            state_q   <= bias_en_i ? StBiasRd : StRun;
-          end
-        end
-        StBiasRd:  state_q <= StBiasCap;
-        StBiasCap: begin
-          bias_q  <= bias_data_i;
-          state_q <= StRun;
-        end
-        StRun: begin
-          if (rd_fire) begin
-            rd_addr_q <= rd_addr_q + 1'b1;
-            rd_left_q <= rd_left_q - 16'd1;
-          end
-          if (v_q[Latency]) begin
-            wr_addr_q <= wr_addr_q + 1'b1;
-            wr_left_q <= wr_left_q - 16'd1;
-            if (wr_left_q == 16'd1) state_q <= StIdle;
-          end
-        end
-        default: state_q <= StIdle;
-      endcase
+      state_q <= state_d;
+      relu_q <= relu_d;
+      rd_addr_q <= rd_addr_d;
+      wr_addr_q <= wr_addr_d;
+      rd_left_q <= rd_left_d;
+      wr_left_q <= wr_left_d;
+      bias_q <= bias_d;
+      bias_addr_q <= bias_addr_d;
+      acc_lo_q <= acc_lo_d;
+      acc_hi_q <= acc_hi_d;
+      ub_lo_q <= ub_lo_d;
+      ub_hi_q <= ub_hi_d;
     end
   end
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+`include "ftpu_assert.svh"
 // ftpu_core: the device's data path behind the link — the instruction
 // decoder, the four memories and the units of docs/isa.md.
 //
@@ -829,4 +830,22 @@ module ftpu_core #(
   // Address bits beyond the smaller memories.
   logic unused;
   assign unused = ^stg_addr_q;
+
+  // ---- assertions (rtl/include/ftpu_assert.svh) ------------------------------
+  // DATA and EVENT frames: valid and data held until taken (RESET may cut a
+  // frame before its first word, ftpu_output_unit).
+  `FTPU_ASSERT_STREAM(a_out_stream, clk_i, rst_ni && !soft_reset_i, out_valid_o,
+                      out_ready_i, out_data_o)
+  `FTPU_ASSERT(a_out_one_source, clk_i, rst_ni, !(ou_valid && ev_valid))
+  // The shared ports grant one user per cycle.
+  `FTPU_ASSERT_ONEHOT0(a_ub_rd_grant, clk_i, rst_ni, {mu_ub_rd, ou_gnt && !ou_acc})
+  `FTPU_ASSERT_ONEHOT0(a_acc_rd_grant, clk_i, rst_ni,
+                       {mu_acc_rd, act_acc_gnt, ou_gnt && ou_acc})
+  `FTPU_ASSERT_ONEHOT0(a_ub_wr_grant, clk_i, rst_ni,
+                       {act_ub_wr, stg_we && stg_mem_q == MemUb})
+  `FTPU_ASSERT_ONEHOT0(a_acc_wr_grant, clk_i, rst_ni,
+                       {mu_acc_wr, stg_we && stg_mem_q == MemAcc})
+  // Scoreboard: no MATMUL pushed when full, no ACC write without its entry.
+  `FTPU_ASSERT(a_sb_overflow, clk_i, rst_ni, !(sb_push && sb_full))
+  `FTPU_ASSERT(a_sb_underflow, clk_i, rst_ni, !mu_acc_wr || sb_valid_q[sb_hd_q])
 endmodule

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+`include "ftpu_assert.svh"
 // ftpu_output_unit: executes HOST_WRITE (docs/isa.md): sends n vectors of
 // UB (N/2 words each: bf16 element 2j in bits [15:0] of word j, 2j+1 in
 // [31:16]) or ACC (N fp32 words) to the host in DATA frames of as many whole
@@ -77,6 +78,76 @@ module ftpu_output_unit #(
   logic last_word;
   assign last_word = 16'(word_q) == wpv - 16'd1;
 
+  // Next state and registers.
+  state_e            state_d;
+  logic              acc_d, abort_d;
+  logic [AddrW-1:0]  addr_d;
+  logic [15:0]       left_d, fleft_d;
+  logic [WordW-1:0]  word_d;
+  logic [N*32-1:0]   vec_d;
+  logic [17:0]       lo_d, hi_d;
+  always_comb begin
+    state_d = state_q;
+    acc_d   = acc_q;
+    addr_d  = addr_q;
+    left_d  = left_q;
+    fleft_d = fleft_q;
+    word_d  = word_q;
+    vec_d   = vec_q;
+    abort_d = abort_q;
+    lo_d    = lo_q;
+    hi_d    = hi_q;
+    if (abort_i && state_q != StIdle) abort_d = 1'b1;
+    unique case (state_q)
+      StIdle: begin
+        abort_d = 1'b0;
+        if (start_i) begin
+          acc_d   = acc_i;
+          addr_d  = addr_i;
+          left_d  = n_i;
+          lo_d    = 18'(addr_i);
+          hi_d    = 18'(addr_i) + 18'(n_i);
+          state_d = StW1;
+        end
+      end
+      StW1: begin
+        if (abort_q || abort_i) state_d = StIdle;
+        else if (out_ready_i) state_d = StW2;
+      end
+      StW2: begin
+        if (out_ready_i) begin
+          fleft_d = fvec;
+          state_d = StRead;
+        end
+      end
+      StRead: begin
+        if (rd_gnt_i) begin
+          addr_d  = addr_q + 1'b1;
+          left_d  = left_q - 16'd1;
+          fleft_d = fleft_q - 16'd1;
+          state_d = StData;
+        end
+      end
+      StData: begin
+        vec_d   = acc_q ? acc_data_i : {{(N*16){1'b0}}, ub_data_i};
+        word_d  = '0;
+        state_d = StSend;
+      end
+      StSend: begin
+        if (out_ready_i) begin
+          vec_d  = vec_q >> 32;
+          word_d = word_q + 1'b1;
+          if (last_word) begin
+            if (fleft_q != 16'd0)     state_d = StRead;
+            else if (left_q != 16'd0) state_d = StW1;
+            else                      state_d = StIdle;
+          end
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= StIdle;
@@ -90,55 +161,16 @@ module ftpu_output_unit #(
       lo_q    <= '0;
       hi_q    <= '0;
     end else begin
-      if (abort_i && state_q != StIdle) abort_q <= 1'b1;
-      unique case (state_q)
-        StIdle: begin
-          abort_q <= 1'b0;
-          if (start_i) begin
-            acc_q   <= acc_i;
-            addr_q  <= addr_i;
-            left_q  <= n_i;
-            lo_q    <= 18'(addr_i);
-            hi_q    <= 18'(addr_i) + 18'(n_i);
-            state_q <= StW1;
-          end
-        end
-        StW1: begin
-          if (abort_q || abort_i) state_q <= StIdle;
-          else if (out_ready_i) state_q <= StW2;
-        end
-        StW2: begin
-          if (out_ready_i) begin
-            fleft_q <= fvec;
-            state_q <= StRead;
-          end
-        end
-        StRead: begin
-          if (rd_gnt_i) begin
-            addr_q  <= addr_q + 1'b1;
-            left_q  <= left_q - 16'd1;
-            fleft_q <= fleft_q - 16'd1;
-            state_q <= StData;
-          end
-        end
-        StData: begin
-          vec_q   <= acc_q ? acc_data_i : {{(N*16){1'b0}}, ub_data_i};
-          word_q  <= '0;
-          state_q <= StSend;
-        end
-        StSend: begin
-          if (out_ready_i) begin
-            vec_q  <= vec_q >> 32;
-            word_q <= word_q + 1'b1;
-            if (last_word) begin
-              if (fleft_q != 16'd0)    state_q <= StRead;
-              else if (left_q != 16'd0) state_q <= StW1;
-              else                      state_q <= StIdle;
-            end
-          end
-        end
-        default: state_q <= StIdle;
-      endcase
+      state_q <= state_d;
+      acc_q   <= acc_d;
+      addr_q  <= addr_d;
+      left_q  <= left_d;
+      fleft_q <= fleft_d;
+      word_q  <= word_d;
+      vec_q   <= vec_d;
+      abort_q <= abort_d;
+      lo_q    <= lo_d;
+      hi_q    <= hi_d;
     end
   end
 
@@ -157,4 +189,11 @@ module ftpu_output_unit #(
       default: out_data_o = vec_q[31:0];
     endcase
   end
+
+  // DATA frames: valid and data held until taken, except that abort_i may
+  // withdraw a frame before its first word.
+  `FTPU_ASSERT_STREAM(a_out_stream, clk_i, rst_ni && !abort_i, out_valid_o, out_ready_i,
+                      out_data_o)
+  // A read is granted only when requested.
+  `FTPU_ASSERT(a_rd_grant, clk_i, rst_ni, !rd_gnt_i || rd_req_o)
 endmodule

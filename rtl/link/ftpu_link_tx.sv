@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+`include "ftpu_assert.svh"
 // ftpu_link_tx: the link transmitter. Frames from the core as words in,
 // frame bytes out: the bytes ftpu_link_encode() (host-lib/src/link.c)
 // writes for the same header and payload.
@@ -171,4 +172,10 @@ module ftpu_link_tx (
       if (state_q == StW2 && in_valid_i) w2_q <= in_data_i;
     end
   end
+
+  // Payload words: once offered, valid and data held until taken. (Header
+  // words may change before they are taken: ftpu_link_mux re-picks its
+  // source and fills in the live credit.)
+  `FTPU_ASSERT_STREAM(a_in_payload, clk_i, rst_ni, in_valid_i && state_q == StPay,
+                      in_ready_o, in_data_i)
 endmodule
