@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * device_host.h - a host for whole-device tests and benchmarks: the same
- * link bytes go to the C model of the device (driver/ref_device.h) and to the
+ * link bytes go to the C model of the device (model/ref_device.h) and to the
  * Verilated RTL (ftpu_sim device models, rtl/ftpu_top.sv), and what comes
  * back is parsed into frames and compared.
  *

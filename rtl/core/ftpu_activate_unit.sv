@@ -52,7 +52,7 @@ module ftpu_activate_unit #(
   output logic [UbAddrW-1:0]   ub_wr_addr_o,
   output logic [N*16-1:0]      ub_wr_data_o
 );
-  localparam int Latency = 32'(AddCuts[0]) + 32'(AddCuts[1]) + 32'(AddCuts[2]);
+  localparam int Latency = ftpu_pkg::add_latency(AddCuts);
   localparam logic [31:0] NegZero = 32'h8000_0000;  // "no bias": x + -0 = x
 
   typedef enum logic [1:0] {

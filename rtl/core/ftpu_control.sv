@@ -4,7 +4,7 @@
 // counters and the fault record, and shows all of it through a small
 // register interface (docs/registers.md), so that a control core running
 // firmware can take the control plane over later without touching the data
-// path. The RESPONSE payloads are those of driver/ref_device.c (on_control)
+// path. The RESPONSE payloads are those of model/ref_device.c (on_control)
 // for the same request and state, INFO keys in the same order.
 //
 // Request input: one CONTROL frame as words, as ftpu_link_rx delivers it:

@@ -8,7 +8,7 @@
 // DATA and EVENT frames as words in the format ftpu_link_tx takes, with
 // seq and credit 0 (ftpu_top fills them in as a frame leaves).
 //
-// Decoder. It follows driver/ref_device.c (the executable specification)
+// Decoder. It follows model/ref_device.c (the executable specification)
 // word by word: START/END framing, instructions and their inline data split
 // anywhere across frames, faults with the same code, pc and instruction
 // word, in the same order. A complete instruction is checked (opcode,
@@ -45,14 +45,14 @@
 // pending instruction, fault and inline vector; running units finish (the
 // output unit after its current frame); reset_done_o is then high.
 module ftpu_core #(
-  parameter int          N           = 16,
-  parameter int unsigned AddCuts     = 0,
-  parameter int          UbVectors   = 4096,
-  parameter int          WmRows      = 16384,
-  parameter int          AccVectors  = 4096,
-  parameter int          BiasVectors = 256,
-  parameter int          InFlight    = 4,
-  parameter int          MaxPayload  = 4096,
+  parameter int          N           = ftpu_pkg::DEFAULT_N,
+  parameter int unsigned AddCuts     = ftpu_pkg::DEFAULT_AddCuts,
+  parameter int          UbVectors   = ftpu_pkg::DEFAULT_UbVectors,
+  parameter int          WmRows      = ftpu_pkg::DEFAULT_WmRows,
+  parameter int          AccVectors  = ftpu_pkg::DEFAULT_AccVectors,
+  parameter int          BiasVectors = ftpu_pkg::DEFAULT_BiasVectors,
+  parameter int          InFlight    = ftpu_pkg::DEFAULT_InFlight,
+  parameter int          MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
   localparam int UbAw   = $clog2(UbVectors),
   localparam int WmAw   = $clog2(WmRows),
   localparam int AccAw  = $clog2(AccVectors),
@@ -86,20 +86,23 @@ module ftpu_core #(
   output logic [31:0] fault_code_o,
   output logic [31:0] fault_instr_o
 );
-  // ---- the instruction set (host-lib/src/isa.h) -----------------------------
-  localparam logic [7:0] OpHostRead  = 8'h01;
-  localparam logic [7:0] OpLoad      = 8'h02;
-  localparam logic [7:0] OpMatmul    = 8'h03;
-  localparam logic [7:0] OpActivate  = 8'h04;
-  localparam logic [7:0] OpHostWrite = 8'h05;
-  localparam logic [7:0] OpSync      = 8'h06;
-  localparam logic [1:0] MemUb = 2'd0, MemWm = 2'd1, MemAcc = 2'd2, MemBias = 2'd3;
-  localparam logic [2:0] FaultOpcode = 3'd1, FaultCount = 3'd2, FaultRange = 3'd3,
-                         FaultNoTile = 3'd4, FaultTruncated = 3'd5,
-                         FaultMemory = 3'd6, FaultFraming = 3'd7;
-  localparam logic [7:0] TypeEvent = 8'h83;
-  localparam logic [31:0] EventSync = 32'd1, EventFault = 32'd2;
-  localparam logic [1:0] StateIdle = 2'd0, StateRunning = 2'd1, StateFaulted = 2'd2;
+  // ---- the instruction set, events and states: spec/ftpu.toml (ftpu_pkg) ----
+  localparam logic [7:0] OpHostRead  = ftpu_pkg::OP_HOST_READ;
+  localparam logic [7:0] OpLoad      = ftpu_pkg::OP_LOAD_WEIGHTS;
+  localparam logic [7:0] OpMatmul    = ftpu_pkg::OP_MATMUL;
+  localparam logic [7:0] OpActivate  = ftpu_pkg::OP_ACTIVATE;
+  localparam logic [7:0] OpHostWrite = ftpu_pkg::OP_HOST_WRITE;
+  localparam logic [7:0] OpSync      = ftpu_pkg::OP_SYNC;
+  localparam logic [1:0] MemUb = ftpu_pkg::MEM_UB, MemWm = ftpu_pkg::MEM_WM;
+  localparam logic [1:0] MemAcc = ftpu_pkg::MEM_ACC, MemBias = ftpu_pkg::MEM_BIAS;
+  localparam logic [2:0] FaultOpcode = ftpu_pkg::FAULT_OPCODE, FaultCount = ftpu_pkg::FAULT_COUNT;
+  localparam logic [2:0] FaultRange = ftpu_pkg::FAULT_RANGE, FaultNoTile = ftpu_pkg::FAULT_NO_TILE;
+  localparam logic [2:0] FaultTruncated = ftpu_pkg::FAULT_TRUNCATED;
+  localparam logic [2:0] FaultMemory = ftpu_pkg::FAULT_MEMORY, FaultFraming = ftpu_pkg::FAULT_FRAMING;
+  localparam logic [7:0] TypeEvent = ftpu_pkg::LINK_TYPE_EVENT;
+  localparam logic [31:0] EventSync = ftpu_pkg::EVENT_SYNC, EventFault = ftpu_pkg::EVENT_FAULT;
+  localparam logic [1:0] StateIdle = ftpu_pkg::STATE_IDLE, StateRunning = ftpu_pkg::STATE_RUNNING;
+  localparam logic [1:0] StateFaulted = ftpu_pkg::STATE_FAULTED;
   localparam int SbDepth = InFlight + 2;  // MATMULs queued or in flight
   localparam int SbW = $clog2(SbDepth);
   localparam int WordW = $clog2(N + 1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ftpu_f32_to_bf16: fp32 -> bfloat16, the activation unit's output rounding
-// (docs/numerics.md; C reference ftpu_f32_to_bf16 in host-lib/src/numeric.c).
+// (docs/numerics.md; C reference ftpu_f32_to_bf16 in proto/numeric.c).
 //
 //   NaN                 the top 16 bits with the quiet bit (bit 6) set: the
 //                       sign and the top payload bits are kept

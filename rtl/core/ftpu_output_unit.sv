@@ -3,7 +3,7 @@
 // ftpu_output_unit: executes HOST_WRITE (docs/isa.md): sends n vectors of
 // UB (N/2 words each: bf16 element 2j in bits [15:0] of word j, 2j+1 in
 // [31:16]) or ACC (N fp32 words) to the host in DATA frames of as many whole
-// vectors as fit in MaxPayload words — the frames driver/ref_device.c sends.
+// vectors as fit in MaxPayload words — the frames model/ref_device.c sends.
 //
 // Output: frame words w1 = {seq 0, flags 0, type DATA}, w2 = {credit 0,
 // len}, payload; ftpu_top fills in the seq and credit as the frame leaves.
@@ -15,7 +15,7 @@ module ftpu_output_unit #(
   parameter int N          = 16,
   parameter int UbAddrW    = 12,
   parameter int AccAddrW   = 12,
-  parameter int MaxPayload = 4096,
+  parameter int MaxPayload = ftpu_pkg::LINK_MAX_PAYLOAD,
   localparam int AddrW = (UbAddrW > AccAddrW) ? UbAddrW : AccAddrW
 ) (
   input  logic              clk_i,
@@ -41,7 +41,7 @@ module ftpu_output_unit #(
   input  logic              out_ready_i,
   output logic [31:0]       out_data_o
 );
-  localparam logic [7:0] TypeData = 8'h82;
+  localparam logic [7:0] TypeData = ftpu_pkg::LINK_TYPE_DATA;
   localparam int UbWords  = N / 2;
   localparam int AccWords = N;
   localparam int UbPer    = MaxPayload / UbWords;   // vectors per frame

@@ -2,7 +2,7 @@
 // ftpu_link_rx: the link receiver. Bytes in, checked frames out as words:
 // CONTROL frames through a one-frame mailbox, the other types through a
 // receive buffer; the same frames and errors as ftpu_link_rx_push() in
-// host-lib/src/link.c for the same bytes, with the admission of
+// proto/link.c for the same bytes, with the admission of
 // docs/protocol.md §6.
 //
 // Input: one byte per cycle, always ready (in_ready_o is 1): nothing in here
@@ -121,7 +121,7 @@ module ftpu_link_rx #(
   localparam int TodoW = $clog2(4 * MaxPayload + 5);
   localparam int CtlPtrW = $clog2(MaxControl + 3);  // 0 ..= MaxControl + 2 words
   localparam int CtlWords = 2 ** CtlPtrW;
-  // The frame format (host-lib/src/link.h, docs/protocol.md).
+  // The frame format (proto/link.h, docs/protocol.md).
   localparam logic [31:0] Sync = ftpu_pkg::LINK_SYNC;
   localparam logic [2:0]  ErrBadHeaderCrc  = ftpu_pkg::LINK_ERR_BAD_HEADER_CRC;
   localparam logic [2:0]  ErrBadPayloadCrc = ftpu_pkg::LINK_ERR_BAD_PAYLOAD_CRC;

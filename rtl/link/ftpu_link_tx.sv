@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 `include "ftpu_assert.svh"
 // ftpu_link_tx: the link transmitter. Frames from the core as words in,
-// frame bytes out: the bytes ftpu_link_encode() (host-lib/src/link.c)
+// frame bytes out: the bytes ftpu_link_encode() (proto/link.c)
 // writes for the same header and payload.
 //
 // Input, one frame: w1 = {seq[31:16], flags[15:8], type[7:0]}, w2 =

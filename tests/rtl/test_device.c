@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_device.c - the whole device (rtl/ftpu_top.sv) against its C model
- * (driver/ref_device.c): every test sends the same link bytes to both and
- * compares what comes back, class by class (tests/common/device_host.h):
+ * (model/ref_device.c): every test sends the same link bytes to both and
+ * compares what comes back, class by class (harness/device_host.h):
  * program output (DATA and EVENT frames, in order), RESPONSE frames and
  * ERROR frames, with the credit field, the acknowledged seq and the time
  * counters masked. GEMM results are also checked against ftpu_ref_gemm.
