@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+`include "ftpu_assert.svh"
+// ftpu_core_hazards: may the decoded instruction dispatch while earlier
+// ones still run? In-order results with overlapping units: it waits while
+// an earlier instruction still running reads what it writes or writes what
+// it reads or writes (address ranges compared per memory), except MATMUL
+// after MATMUL, which the matrix unit orders itself (docs/matrix_unit.md).
+//
+// Running MATMULs are tracked in a scoreboard, a ring of InFlight + 2
+// entries (queued in the matrix unit or in flight): their UB and ACC ranges
+// and the ACC rows still to be written back, retired by the matrix unit's
+// ACC writes in order. The activation and output units show their own
+// ranges while busy. A HOST_READ into WM waits while the matrix unit is
+// loading tiles, into BIAS while ACTIVATE runs; SYNC waits for every unit.
+module ftpu_core_hazards #(
+  parameter int  InFlight = ftpu_pkg::DEFAULT_InFlight,
+  localparam int SbDepth  = InFlight + 2,
+  localparam int SbW      = $clog2(SbDepth)
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // the decoded instruction
+  input  logic [7:0]  op_i,
+  input  logic [1:0]  mem_i,         // the memory of HOST_READ / HOST_WRITE
+  input  logic [15:0] n_i,
+  input  logic [16:0] a_i,
+  input  logic [16:0] b_i,
+  input  logic        matmul_go_i,   // a MATMUL dispatches: push its entry
+  output logic        wait_o,
+  // what runs
+  input  logic        mu_busy_i,
+  input  logic        mu_loading_i,  // tiles are being loaded from WM
+  input  logic        mu_acc_wr_i,   // one ACC row of the oldest MATMUL written
+  input  logic        act_busy_i,
+  input  logic [17:0] act_acc_lo_i, act_acc_hi_i, act_ub_lo_i, act_ub_hi_i,
+  input  logic        ou_busy_i,
+  input  logic        ou_acc_i,      // the output unit reads ACC (else UB)
+  input  logic [17:0] ou_lo_i, ou_hi_i,
+  input  logic        ev_busy_i,
+  output logic        units_idle_o   // every unit idle, no MATMUL to write back
+);
+  localparam logic [7:0] OpHostRead  = ftpu_pkg::OP_HOST_READ;
+  localparam logic [7:0] OpLoad      = ftpu_pkg::OP_LOAD_WEIGHTS;
+  localparam logic [7:0] OpMatmul    = ftpu_pkg::OP_MATMUL;
+  localparam logic [7:0] OpActivate  = ftpu_pkg::OP_ACTIVATE;
+  localparam logic [7:0] OpHostWrite = ftpu_pkg::OP_HOST_WRITE;
+  localparam logic [1:0] MemUb = ftpu_pkg::MEM_UB, MemWm = ftpu_pkg::MEM_WM;
+  localparam logic [1:0] MemAcc = ftpu_pkg::MEM_ACC;
+
+  // [alo, ahi) and [blo, bhi) intersect
+  function automatic logic ov(input logic [17:0] alo, input logic [17:0] ahi,
+                              input logic [17:0] blo, input logic [17:0] bhi);
+    ov = alo < bhi && blo < ahi;
+  endfunction
+
+  // The instruction's ranges: operand a, operand b, ACTIVATE's UB operand.
+  logic [17:0] a_lo, a_hi, b_lo, b_hi, u_lo, u_hi;
+  assign a_lo = 18'(a_i);
+  assign a_hi = 18'(a_i) + 18'(n_i);
+  assign b_lo = 18'(b_i);
+  assign b_hi = 18'(b_i) + 18'(n_i);
+  assign u_lo = 18'(b_i[15:0]);
+  assign u_hi = 18'(b_i[15:0]) + 18'(n_i);
+
+  // ---- the scoreboard ------------------------------------------------------------
+  logic [SbDepth-1:0] valid_q;
+  logic [17:0]        ub_lo_q [SbDepth];
+  logic [17:0]        ub_hi_q [SbDepth];
+  logic [17:0]        acc_lo_q [SbDepth];
+  logic [17:0]        acc_hi_q [SbDepth];
+  logic [15:0]        left_q [SbDepth];   // ACC rows still to be written
+  logic [SbW-1:0]     hd_q, tl_q;
+  logic               full, empty;
+  assign full  = valid_q[tl_q];
+  assign empty = valid_q == '0;
+
+  // Does a running MATMUL touch the instruction's UB / ACC rows?
+  logic sb_ub_a, sb_acc_a, sb_ub_u;
+  always_comb begin
+    sb_ub_a  = 1'b0;
+    sb_acc_a = 1'b0;
+    sb_ub_u  = 1'b0;
+    for (int e = 0; e < SbDepth; e++) begin
+      if (valid_q[e]) begin
+        if (ov(ub_lo_q[e], ub_hi_q[e], a_lo, a_hi))   sb_ub_a  = 1'b1;
+        if (ov(acc_lo_q[e], acc_hi_q[e], a_lo, a_hi)) sb_acc_a = 1'b1;
+        if (ov(ub_lo_q[e], ub_hi_q[e], u_lo, u_hi))   sb_ub_u  = 1'b1;
+      end
+    end
+  end
+
+  function automatic logic [SbW-1:0] next(input logic [SbW-1:0] i);
+    next = (i == SbW'(SbDepth - 1)) ? '0 : i + 1'b1;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      hd_q    <= '0;
+      tl_q    <= '0;
+      for (int e = 0; e < SbDepth; e++) begin
+        ub_lo_q[e]  <= '0;
+        ub_hi_q[e]  <= '0;
+        acc_lo_q[e] <= '0;
+        acc_hi_q[e] <= '0;
+        left_q[e]   <= '0;
+      end
+    end else begin
+      if (mu_acc_wr_i) begin
+        left_q[hd_q] <= left_q[hd_q] - 16'd1;
+        if (left_q[hd_q] == 16'd1) begin
+          valid_q[hd_q] <= 1'b0;
+          hd_q          <= next(hd_q);
+        end
+      end
+      if (matmul_go_i) begin
+        valid_q[tl_q]  <= 1'b1;
+        ub_lo_q[tl_q]  <= a_lo;
+        ub_hi_q[tl_q]  <= a_hi;
+        acc_lo_q[tl_q] <= b_lo;
+        acc_hi_q[tl_q] <= b_hi;
+        left_q[tl_q]   <= n_i;
+        tl_q           <= next(tl_q);
+      end
+    end
+  end
+
+  // ---- must the instruction wait? ------------------------------------------------
+  assign units_idle_o = !mu_busy_i && empty && !act_busy_i && !ou_busy_i && !ev_busy_i;
+
+  logic act_ub_a, act_acc_a, ou_a, ou_b, ou_u;
+  assign act_ub_a  = act_busy_i && ov(act_ub_lo_i, act_ub_hi_i, a_lo, a_hi);
+  assign act_acc_a = act_busy_i && ov(act_acc_lo_i, act_acc_hi_i, a_lo, a_hi);
+  assign ou_a      = ou_busy_i && ov(ou_lo_i, ou_hi_i, a_lo, a_hi);
+  assign ou_b      = ou_busy_i && ov(ou_lo_i, ou_hi_i, b_lo, b_hi);
+  assign ou_u      = ou_busy_i && ov(ou_lo_i, ou_hi_i, u_lo, u_hi);
+
+  always_comb begin
+    unique case (op_i)
+      OpHostRead: begin
+        unique case (mem_i)
+          MemUb:   wait_o = sb_ub_a || act_ub_a || (ou_a && !ou_acc_i);
+          MemAcc:  wait_o = sb_acc_a || act_acc_a || (ou_a && ou_acc_i);
+          MemWm:   wait_o = mu_loading_i;
+          default: wait_o = act_busy_i;
+        endcase
+      end
+      OpLoad:      wait_o = 1'b0;
+      OpMatmul:    wait_o = full || act_ub_a ||
+                            (act_busy_i && ov(act_acc_lo_i, act_acc_hi_i, b_lo, b_hi)) ||
+                            (ou_b && ou_acc_i);
+      OpActivate:  wait_o = act_busy_i || sb_acc_a || sb_ub_u || (ou_u && !ou_acc_i);
+      OpHostWrite: wait_o = ou_busy_i || ev_busy_i ||
+                            ((mem_i == MemAcc) ? sb_acc_a : act_ub_a);
+      default:     wait_o = !units_idle_o;  // SYNC
+    endcase
+  end
+
+  // No MATMUL pushed when full, no ACC write without its entry.
+  `FTPU_ASSERT(a_sb_overflow, clk_i, rst_ni, !(matmul_go_i && full))
+  `FTPU_ASSERT(a_sb_underflow, clk_i, rst_ni, !mu_acc_wr_i || valid_q[hd_q])
+endmodule

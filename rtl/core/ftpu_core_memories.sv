@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+`include "ftpu_assert.svh"
+// ftpu_core_memories: the four memories of docs/isa.md (UB, WM, ACC, BIAS)
+// and who gets their ports.
+//
+// One write and one read port each, one cycle read latency, read-first.
+// Shared ports have fixed priorities: the matrix unit (which has no
+// back-pressure) first, then the activation unit, then the output unit and
+// the decoder's HOST_READ vector, which wait. Fairness: the matrix unit
+// skips a cycle (hold) for a unit that waited in the previous one, so
+// ACTIVATE and HOST_WRITE progress while long MATMULs run (at most every
+// other cycle; HOST_WRITE needs one read per N/2 or N link words).
+module ftpu_core_memories #(
+  parameter int  N           = ftpu_pkg::DEFAULT_N,
+  parameter int  UbVectors   = ftpu_pkg::DEFAULT_UbVectors,
+  parameter int  WmRows      = ftpu_pkg::DEFAULT_WmRows,
+  parameter int  AccVectors  = ftpu_pkg::DEFAULT_AccVectors,
+  parameter int  BiasVectors = ftpu_pkg::DEFAULT_BiasVectors,
+  localparam int UbAw   = $clog2(UbVectors),
+  localparam int WmAw   = $clog2(WmRows),
+  localparam int AccAw  = $clog2(AccVectors),
+  localparam int BiasAw = (BiasVectors > 1) ? $clog2(BiasVectors) : 1,
+  localparam int OuAw   = (UbAw > AccAw) ? UbAw : AccAw
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // matrix unit: first on every port it uses
+  input  logic             mu_wm_rd_i,
+  input  logic [WmAw-1:0]  mu_wm_addr_i,
+  input  logic             mu_ub_rd_i,
+  input  logic [UbAw-1:0]  mu_ub_addr_i,
+  input  logic             mu_acc_rd_i,
+  input  logic [AccAw-1:0] mu_acc_rd_addr_i,
+  input  logic             mu_acc_wr_i,
+  input  logic [AccAw-1:0] mu_acc_wr_addr_i,
+  input  logic [N*32-1:0]  mu_acc_wr_data_i,
+  output logic             mu_hold_o,
+  // activation unit
+  input  logic              act_bias_rd_i,
+  input  logic [BiasAw-1:0] act_bias_addr_i,
+  input  logic              act_acc_req_i,
+  output logic              act_acc_gnt_o,
+  input  logic [AccAw-1:0]  act_acc_addr_i,
+  input  logic              act_ub_wr_i,
+  input  logic [UbAw-1:0]   act_ub_addr_i,
+  input  logic [N*16-1:0]   act_ub_data_i,
+  // output unit
+  input  logic             ou_req_i,
+  input  logic             ou_acc_i,      // reads ACC (else UB)
+  output logic             ou_gnt_o,
+  input  logic [OuAw-1:0]  ou_addr_i,
+  // the decoder's HOST_READ vector
+  input  logic             vec_full_i,
+  input  logic [1:0]       vec_mem_i,
+  input  logic [16:0]      vec_addr_i,
+  input  logic [N*32-1:0]  vec_data_i,
+  output logic             vec_we_o,
+  // read data, the cycle after a read
+  output logic [N*16-1:0]  ub_q_o,
+  output logic [N*16-1:0]  wm_q_o,
+  output logic [N*32-1:0]  acc_q_o,
+  output logic [N*32-1:0]  bias_q_o
+);
+  localparam logic [1:0] MemUb = ftpu_pkg::MEM_UB, MemWm = ftpu_pkg::MEM_WM;
+  localparam logic [1:0] MemAcc = ftpu_pkg::MEM_ACC, MemBias = ftpu_pkg::MEM_BIAS;
+
+  // The vector is written when its memory's write port is free.
+  always_comb begin
+    unique case (vec_mem_i)
+      MemUb:   vec_we_o = vec_full_i && !act_ub_wr_i;
+      MemAcc:  vec_we_o = vec_full_i && !mu_acc_wr_i;
+      default: vec_we_o = vec_full_i;
+    endcase
+  end
+  logic vec_ub, vec_wm, vec_acc, vec_bias;
+  assign vec_ub   = vec_we_o && vec_mem_i == MemUb;
+  assign vec_wm   = vec_we_o && vec_mem_i == MemWm;
+  assign vec_acc  = vec_we_o && vec_mem_i == MemAcc;
+  assign vec_bias = vec_we_o && vec_mem_i == MemBias;
+
+  logic [N*16-1:0] ub_mem [UbVectors];
+  logic [N*16-1:0] wm_mem [WmRows];
+  logic [N*32-1:0] acc_mem [AccVectors];
+  logic [N*32-1:0] bias_mem [BiasVectors];
+
+  // UB: write activation (first) or the vector; read matrix (first) or output.
+  logic            ub_we, ub_re;
+  logic [UbAw-1:0] ub_waddr, ub_raddr;
+  logic [N*16-1:0] ub_wdata;
+  assign ub_we    = act_ub_wr_i || vec_ub;
+  assign ub_waddr = act_ub_wr_i ? act_ub_addr_i : vec_addr_i[UbAw-1:0];
+  assign ub_wdata = act_ub_wr_i ? act_ub_data_i : vec_data_i[N*16-1:0];
+  assign ub_re    = mu_ub_rd_i || (ou_req_i && !ou_acc_i);
+  assign ub_raddr = mu_ub_rd_i ? mu_ub_addr_i : ou_addr_i[UbAw-1:0];
+  always_ff @(posedge clk_i) begin
+    if (ub_re) ub_q_o <= ub_mem[ub_raddr];
+    if (ub_we) ub_mem[ub_waddr] <= ub_wdata;
+  end
+
+  // WM: written by the vector, read by the matrix unit.
+  always_ff @(posedge clk_i) begin
+    if (mu_wm_rd_i) wm_q_o <= wm_mem[mu_wm_addr_i];
+    if (vec_wm) wm_mem[vec_addr_i[WmAw-1:0]] <= vec_data_i[N*16-1:0];
+  end
+
+  // ACC: write matrix (first) or the vector; read matrix, activation, output.
+  logic             acc_we, acc_re;
+  logic [AccAw-1:0] acc_waddr, acc_raddr;
+  logic [N*32-1:0]  acc_wdata;
+  assign act_acc_gnt_o = act_acc_req_i && !mu_acc_rd_i;
+  assign acc_we    = mu_acc_wr_i || vec_acc;
+  assign acc_waddr = mu_acc_wr_i ? mu_acc_wr_addr_i : vec_addr_i[AccAw-1:0];
+  assign acc_wdata = mu_acc_wr_i ? mu_acc_wr_data_i : vec_data_i;
+  assign acc_re    = mu_acc_rd_i || act_acc_req_i || (ou_req_i && ou_acc_i);
+  assign acc_raddr = mu_acc_rd_i ? mu_acc_rd_addr_i :
+                     act_acc_req_i ? act_acc_addr_i : ou_addr_i[AccAw-1:0];
+  always_ff @(posedge clk_i) begin
+    if (acc_re) acc_q_o <= acc_mem[acc_raddr];
+    if (acc_we) acc_mem[acc_waddr] <= acc_wdata;
+  end
+  assign ou_gnt_o = ou_req_i && (ou_acc_i ? (!mu_acc_rd_i && !act_acc_req_i) : !mu_ub_rd_i);
+
+  // BIAS: written by the vector, read by the activation unit.
+  always_ff @(posedge clk_i) begin
+    if (act_bias_rd_i) bias_q_o <= bias_mem[act_bias_addr_i];
+    if (vec_bias) bias_mem[vec_addr_i[BiasAw-1:0]] <= vec_data_i;
+  end
+
+  // Fairness: who waited in the previous cycle.
+  logic act_waited_q, ou_waited_q;
+  assign mu_hold_o = (act_acc_req_i && act_waited_q) || (ou_req_i && ou_waited_q);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      act_waited_q <= 1'b0;
+      ou_waited_q  <= 1'b0;
+    end else begin
+      act_waited_q <= act_acc_req_i && !act_acc_gnt_o;
+      ou_waited_q  <= ou_req_i && !ou_gnt_o;
+    end
+  end
+
+  // Address bits beyond the smaller memories.
+  logic unused;
+  assign unused = ^vec_addr_i;
+
+  // The shared ports grant one user per cycle.
+  `FTPU_ASSERT_ONEHOT0(a_ub_rd_grant, clk_i, rst_ni, {mu_ub_rd_i, ou_gnt_o && !ou_acc_i})
+  `FTPU_ASSERT_ONEHOT0(a_acc_rd_grant, clk_i, rst_ni,
+                       {mu_acc_rd_i, act_acc_gnt_o, ou_gnt_o && ou_acc_i})
+  `FTPU_ASSERT_ONEHOT0(a_ub_wr_grant, clk_i, rst_ni, {act_ub_wr_i, vec_ub})
+  `FTPU_ASSERT_ONEHOT0(a_acc_wr_grant, clk_i, rst_ni, {mu_acc_wr_i, vec_acc})
+endmodule
