@@ -222,7 +222,8 @@ enum ftpu_transpose { FTPU_NO_TRANS = 0, FTPU_TRANS = 1 };
  * operation rounded separately, never fused (docs/numerics.md, Host
  * operands, alpha and beta). alpha = 1 and beta = 0 copy R's bits; beta = 0
  * does not read C; alpha = 0 gives beta*C (+0 for beta = 0) and reads
- * neither A nor B, as the reference BLAS. A or B may alias C: the
+ * neither A nor B, as the reference BLAS (they may then be NULL; their
+ * leading dimensions are still checked). A or B may alias C: the
  * operands are packed before C is written. Any m, n, k >= 1.
  * FTPU_ERR_INVALID for NULLs, zero sizes, leading dimensions too small or
  * sizes whose products overflow. B's bf16 image stays resident in the

@@ -176,7 +176,10 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 				 "%s: bad transpose flag", fn);
 		goto out_unlock;
 	}
-	if (!(a->f32 || a->bf16) || !(b->f32 || b->bf16) || !c) {
+	/* alpha == 0 reads neither A nor B (the reference BLAS): they may be
+	 * NULL then; C is always needed */
+	if ((alpha != 0.0f && (!(a->f32 || a->bf16) || !(b->f32 || b->bf16))) ||
+	    !c) {
 		ret = ftpu__fail(dev, FTPU_ERR_INVALID, "%s: NULL matrix", fn);
 		goto out_unlock;
 	}
