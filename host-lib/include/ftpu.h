@@ -266,8 +266,10 @@ typedef struct ftpu_graph ftpu_graph;
 typedef struct ftpu_program ftpu_program;
 
 /*
- * A tensor of a graph: an index >= 0 returned by the builders below, or a
- * negative status when the builder failed. Builders accept a failed
+ * A tensor of a graph: an id >= 0 returned by the builders below (it names
+ * its graph too, so a tensor of another graph is refused; not an index),
+ * or a negative status when the builder failed. A graph holds at most 2^21
+ * tensors. Builders accept a failed
  * tensor as input and fail with its status, so a graph can be built
  * without checking every step: the graph keeps its first failure and
  * ftpu_compile() reports it (status and message). Every builder failure
