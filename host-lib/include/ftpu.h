@@ -348,7 +348,8 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 
 /* Number of inputs and outputs (either pointer may be NULL); the shape of
  * input (is_output 0) or output (is_output 1) number index.
- * FTPU_ERR_INVALID for a NULL program or an index out of range. */
+ * FTPU_ERR_INVALID for a NULL program, is_output other than 0 or 1 or an
+ * index out of range. */
 int ftpu_program_io(const ftpu_program *p, size_t *n_inputs, size_t *n_outputs);
 int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index,
 		       size_t *rows, size_t *cols);

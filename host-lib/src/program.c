@@ -294,6 +294,9 @@ int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index, size_
 {
 	if (!p)
 		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_program_shape: program is NULL");
+	if (is_output != 0 && is_output != 1)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID,
+				  "ftpu_program_shape: is_output %d is not 0 or 1", is_output);
 	size_t n = is_output ? p->n_outputs : p->n_inputs;
 	if (index >= n)
 		return ftpu__fail(NULL, FTPU_ERR_INVALID,

@@ -907,6 +907,11 @@ static void test_graph_dag(void **state)
 	assert_int_equal(ftpu_program_shape(p, 1, 0, &rows, &cs), FTPU_OK);
 	assert_int_equal(cs, 6);
 	assert_int_equal(ftpu_program_shape(p, 1, 6, &rows, &cs), FTPU_ERR_INVALID);
+	/* is_output is 0 or 1, no other truth value */
+	rows = cs = 77;
+	assert_int_equal(ftpu_program_shape(p, 7, 0, &rows, &cs), FTPU_ERR_INVALID);
+	assert_int_equal(ftpu_program_shape(p, -1, 0, &rows, &cs), FTPU_ERR_INVALID);
+	assert_true(rows == 77 && cs == 77);
 	assert_int_equal(ftpu_program_shape(NULL, 1, 0, &rows, &cs), FTPU_ERR_INVALID);
 	assert_int_equal(ftpu_program_io(NULL, &n_in, &n_out), FTPU_ERR_INVALID);
 
