@@ -14,6 +14,14 @@
  * Threads: one ftpu_device may be used from several threads; calls on it
  * are serialized inside. Graphs and programs are not locked: use each from
  * one thread at a time.
+ *
+ * Lifetimes (as libusb's): using a handle after it is closed or freed
+ * (ftpu_close, ftpu_graph_destroy, ftpu_program_free), closing or freeing
+ * it twice, or closing a device while another thread is in a call on it
+ * is undefined. A device handle is checked anyway, by its address alone:
+ * a call on a closed one, a second ftpu_close included, fails with
+ * FTPU_ERR_STATE (the reason in ftpu_last_error(NULL)) instead of hanging,
+ * unless a later ftpu_open returned the same address.
  */
 #ifndef FTPU_H
 #define FTPU_H
@@ -76,12 +84,13 @@ typedef struct ftpu_device ftpu_device;
 int ftpu_open(const char *uri, ftpu_device **out);
 
 /* Closes the device and frees the handle; NULL is a no-op. Returns the
- * status of the close (a transport error), the handle is freed anyway. */
+ * status of the close (a transport error), the handle is freed anyway;
+ * FTPU_ERR_STATE for a handle that is not open (closed already). */
 int ftpu_close(ftpu_device *dev);
 
 /* The detail of the last failure on dev (or of ftpu_open in this thread
  * when dev is NULL): a message valid until the next call on dev; "" when
- * there was none. Never NULL. */
+ * there was none. Never NULL. A long URI or path in it is elided ("..."). */
 const char *ftpu_last_error(const ftpu_device *dev);
 
 struct ftpu_device_info {

@@ -99,11 +99,14 @@ static int fw_info_locked(ftpu_device *dev, struct ftpu_fw_info *info)
 
 int ftpu_fw_info(ftpu_device *dev, struct ftpu_fw_info *info)
 {
-	if (!dev || !info)
+	int ret = ftpu__check_device(dev, "ftpu_fw_info");
+	if (ret)
+		return ret;
+	if (!info)
 		return ftpu__fail(dev, FTPU_ERR_INVALID,
 				  "ftpu_fw_info: NULL argument");
 	ftpu__lock(dev);
-	int ret = fw_info_locked(dev, info);
+	ret = fw_info_locked(dev, info);
 	ftpu__unlock(dev);
 	return ret;
 }
@@ -116,7 +119,9 @@ int ftpu_fw_selftest(ftpu_device *dev, bool *passed, uint32_t *ran,
 	size_t got = 0;
 	int ret;
 
-	if (!dev || !passed || !ran || !failed)
+	if ((ret = ftpu__check_device(dev, "ftpu_fw_selftest")))
+		return ret;
+	if (!passed || !ran || !failed)
 		return ftpu__fail(dev, FTPU_ERR_INVALID,
 				  "ftpu_fw_selftest: NULL argument");
 	ftpu__lock(dev);
@@ -164,11 +169,11 @@ static int boot_locked(ftpu_device *dev, unsigned which)
 
 int ftpu_fw_boot(ftpu_device *dev, unsigned which)
 {
-	if (!dev)
-		return ftpu__fail(dev, FTPU_ERR_INVALID,
-				  "ftpu_fw_boot: NULL device");
+	int ret = ftpu__check_device(dev, "ftpu_fw_boot");
+	if (ret)
+		return ret;
 	ftpu__lock(dev);
-	int ret = boot_locked(dev, which);
+	ret = boot_locked(dev, which);
 	ftpu__unlock(dev);
 	return ret;
 }
@@ -185,7 +190,9 @@ int ftpu_fw_load(ftpu_device *dev, const void *image, size_t bytes, bool boot)
 	uint32_t req[FTPU_LINK_MAX_CONTROL];
 	int ret;
 
-	if (!dev || !image)
+	if ((ret = ftpu__check_device(dev, "ftpu_fw_load")))
+		return ret;
+	if (!image)
 		return ftpu__fail(dev, FTPU_ERR_INVALID,
 				  "ftpu_fw_load: NULL argument");
 	if (bytes < 4u * FTPU_FW_IMG_WORDS || bytes % 4)

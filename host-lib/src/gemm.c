@@ -167,8 +167,8 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 	uint32_t *data = NULL;
 	int ret;
 
-	if (!dev)
-		return FTPU_ERR_INVALID;
+	if ((ret = ftpu__check_device(dev, fn)))
+		return ret;
 	ftpu__lock(dev);
 	if ((trans_a != FTPU_NO_TRANS && trans_a != FTPU_TRANS) ||
 	    (trans_b != FTPU_NO_TRANS && trans_b != FTPU_TRANS)) {

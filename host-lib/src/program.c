@@ -325,8 +325,8 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 	struct ftpu_stats st = { 0 };
 	int ret;
 
-	if (!dev)
-		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_run: device is NULL");
+	if ((ret = ftpu__check_device(dev, "ftpu_run")))
+		return ret;
 	if (!p)
 		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_run: program is NULL");
 	if ((p->n_inputs && !inputs) || (p->n_outputs && !outputs))
