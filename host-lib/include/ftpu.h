@@ -139,7 +139,9 @@ struct ftpu_fw_info {
 };
 
 /* FW_INFO into *info. FTPU_ERR_UNSUPPORTED when the device has no control
- * core (it answers UNKNOWN_OP: ftpu_control's FSM, the C model);
+ * core (it answers UNKNOWN_OP: ftpu_control's FSM, the C model; every
+ * ftpu_fw_* call is FTPU_ERR_UNSUPPORTED there, the ops that carry
+ * arguments, which such a device answers BAD_REQUEST, included);
  * FTPU_ERR_INVALID for NULLs; the transport's errors, FTPU_ERR_TIMEOUT,
  * FTPU_ERR_PROTOCOL for a malformed answer. */
 int ftpu_fw_info(ftpu_device *dev, struct ftpu_fw_info *info);

@@ -58,6 +58,28 @@ static int fw_request(ftpu_device *dev, const uint32_t *req, size_t n,
 			req[0]);
 	case FTPU_LINK_RESP_FAILED:
 		return FTPU_ERR_CORRUPT;
+	case FTPU_LINK_RESP_BAD_REQUEST:
+		/* A device without a control core (ftpu_control's FSM, the C
+		 * model) judges a request's length before its op, so an op it
+		 * does not know that carries arguments (UPDATE_*, BOOT) is
+		 * BAD_REQUEST there. Ours have the right length: ask FW_INFO,
+		 * which takes none, whether the ops exist at all. */
+		if (n > 1 && req[0] != FTPU_LINK_OP_FW_INFO) {
+			const uint32_t op = FTPU_LINK_OP_FW_INFO;
+			uint32_t st;
+			size_t g = 0;
+			if (!ftpu__control(dev, &op, 1, &st, NULL, 0, &g) &&
+			    st == FTPU_LINK_RESP_UNKNOWN_OP)
+				return ftpu__fail(
+					dev, FTPU_ERR_UNSUPPORTED,
+					"the device does not know CONTROL op %u "
+					"(no control core firmware)",
+					req[0]);
+		}
+		return ftpu__fail(dev, FTPU_ERR_PROTOCOL,
+				  "CONTROL op %u answered with status %u "
+				  "(BAD_REQUEST)",
+				  req[0], status);
 	default:
 		return ftpu__fail(dev, FTPU_ERR_PROTOCOL,
 				  "CONTROL op %u answered with "
