@@ -370,14 +370,30 @@ int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index,
  * sizes, CRC-32 of the contents; host-lib/src/program.c has the layout).
  * Save writes a temporary file next to path and renames it over path, so
  * path is never left half-written. Load: a corrupt, truncated or foreign
- * file is FTPU_ERR_CORRUPT, a newer format FTPU_ERR_UNSUPPORTED, a missing
- * file FTPU_ERR_NOT_FOUND, other I/O errors FTPU_ERR_IO. The detail is in
+ * file, or one that is not a regular file (a FIFO, a device: refused
+ * without blocking, ftpu_open_file), is FTPU_ERR_CORRUPT, a newer format
+ * FTPU_ERR_UNSUPPORTED, a missing file FTPU_ERR_NOT_FOUND, other I/O errors
+ * FTPU_ERR_IO. The detail is in
  * ftpu_last_error(NULL) for the calling thread.
  */
 int ftpu_program_save(const ftpu_program *p, const char *path);
 int ftpu_program_load(const char *path, ftpu_program **out);
 /* NULL is a no-op. */
 void ftpu_program_free(ftpu_program *p);
+
+/* ---- files ---------------------------------------------------------------------- */
+
+/*
+ * Opens path for reading as every reader of files here does (program
+ * files, firmware images for `ftpu fw load`, the demo's datasets and
+ * weights): a regular file only. A FIFO, device node, directory or socket
+ * is FTPU_ERR_CORRUPT, refused without blocking on it or reading from it.
+ * Returns a descriptor (blocking, close-on-exec; the caller closes it), or
+ * a negative status: FTPU_ERR_NOT_FOUND (no such file), FTPU_ERR_IO (other
+ * errors: permission, ...), FTPU_ERR_INVALID (NULL or empty path); the
+ * reason, naming path, in ftpu_last_error(NULL) for the calling thread.
+ */
+int ftpu_open_file(const char *path);
 
 #ifdef __cplusplus
 }

@@ -590,21 +590,13 @@ static int read_file(const char *path, uint8_t **out, size_t *out_len)
 	size_t got = 0, size;
 	int fd, e, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return ftpu__fail(NULL, errno_status(e), "ftpu_program_load: %s: %s", path,
-				  strerror(e));
-	}
+	fd = ftpu_open_file(path);
+	if (fd < 0)
+		return ftpu__fail(NULL, fd, "ftpu_program_load: %s", ftpu_last_error(NULL));
 	if (fstat(fd, &st)) {
 		e = errno;
 		ret = ftpu__fail(NULL, errno_status(e), "ftpu_program_load: %s: %s", path,
 				 strerror(e));
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = ftpu__fail(NULL, FTPU_ERR_CORRUPT,
-				 "ftpu_program_load: %s: not a regular file", path);
 		goto out_close;
 	}
 	if (st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX - 1) {
