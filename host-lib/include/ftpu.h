@@ -369,7 +369,9 @@ int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index,
  * Saves to / loads from a versioned file (magic, format version, device
  * sizes, CRC-32 of the contents; host-lib/src/program.c has the layout).
  * Save writes a temporary file next to path and renames it over path, so
- * path is never left half-written. Load: a corrupt, truncated or foreign
+ * path is never left half-written; a symbolic link is written through (its
+ * target is replaced, the link stays; one whose target's directory does
+ * not exist is FTPU_ERR_NOT_FOUND). Load: a corrupt, truncated or foreign
  * file, or one that is not a regular file (a FIFO, a device: refused
  * without blocking, ftpu_open_file), is FTPU_ERR_CORRUPT, a newer format
  * FTPU_ERR_UNSUPPORTED, a missing file FTPU_ERR_NOT_FOUND, other I/O errors

@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -502,6 +503,25 @@ static int errno_status(int e)
 					     FTPU_ERR_IO;
 }
 
+/* The path the symbolic link at path names (relative to its directory),
+ * for a target that does not exist yet; NULL (errno set) on failure. */
+static char *link_target(const char *path)
+{
+	char to[PATH_MAX];
+	ssize_t n = readlink(path, to, sizeof(to) - 1);
+	if (n < 0)
+		return NULL;
+	to[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	size_t dir = to[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+	char *out = malloc(dir + (size_t)n + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, path, dir);
+	memcpy(out + dir, to, (size_t)n + 1);
+	return out;
+}
+
 int ftpu_program_save(const ftpu_program *p, const char *path)
 {
 	static atomic_uint counter;
@@ -517,12 +537,29 @@ int ftpu_program_save(const ftpu_program *p, const char *path)
 	    p->n_in_pieces > UINT32_MAX || p->n_out_pieces > UINT32_MAX)
 		return ftpu__fail(NULL, FTPU_ERR_UNSUPPORTED,
 				  "ftpu_program_save: too many inputs, outputs or pieces");
+	/* A symbolic link is written through: its target gets the new file
+	 * (the rename below would put a regular file in the link's place). */
+	char *real = NULL;
+	struct stat ls;
+	if (!lstat(path, &ls) && S_ISLNK(ls.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real && errno == ENOENT)
+			real = link_target(path); /* a new target */
+		if (!real) {
+			e = errno;
+			return ftpu__fail(NULL, errno_status(e),
+					  "ftpu_program_save: %s: a symbolic link whose target "
+					  "cannot be resolved: %s", path, strerror(e));
+		}
+		path = real;
+	}
 	size_t len = strlen(path) + 64;
 	tmp = malloc(len);
 	spans = malloc((p->n_in_pieces + 1) * sizeof(*spans));
 	if (!tmp || !spans) {
 		free(tmp);
 		free(spans);
+		free(real);
 		return ftpu__fail(NULL, FTPU_ERR_NOMEM, "ftpu_program_save: out of memory");
 	}
 	for (size_t i = 0; i < p->n_in_pieces; i++) {
@@ -571,6 +608,7 @@ int ftpu_program_save(const ftpu_program *p, const char *path)
 	}
 	free(tmp);
 	free(spans);
+	free(real);
 	return FTPU_OK;
 
 out_unlink:
@@ -578,6 +616,7 @@ out_unlink:
 out_free:
 	free(tmp);
 	free(spans);
+	free(real);
 	return ret;
 }
 
