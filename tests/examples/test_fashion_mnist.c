@@ -669,6 +669,26 @@ static void test_fashion_mnist_weights_file(void **state)
 	write_bytes(bad, b, 0);
 	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
 		    f->err, bad, "bad magic");
+	/* a FIFO, and /dev/zero (whose zeros would be read up to a bound,
+	 * 2 GiB, before the magic was looked at): refused unread */
+	in_dir(f, bad, "fifo.bin");
+	assert_int_equal(mkfifo(bad, 0600), 0);
+	alarm(20); /* a hang fails the test */
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "not a regular file");
+	alarm(0);
+	assert_int_equal(unlink(bad), 0);
+	expect_fail(mlp_load(&l, "/dev/zero", f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, "/dev/zero", "not a regular file");
+	/* a header that announces far more than the file holds: refused
+	 * before anything beyond the header is read or allocated */
+	in_dir(f, bad, "bad.bin");
+	memcpy(c, b, n);
+	put_le32(c + 12, 1u << 16);
+	put_le32(c + 16, 1u << 16);
+	write_bytes(bad, c, 64);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "truncated: 64 bytes");
 	/* a newer format, CRC intact */
 	memcpy(c, b, n);
 	put_le32(c + 8, 2);
