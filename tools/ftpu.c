@@ -9,14 +9,18 @@
  * Errors are one line on stderr and a non-zero exit: 1 for a failure of
  * the device or the check, 2 for bad usage.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ftpu.h"
 
@@ -53,7 +57,8 @@ static bool parse_size(const char *s, size_t max, size_t *out)
 {
 	char *end;
 	unsigned long long v;
-	if (!s[0] || s[0] == '-' || s[0] == '+')
+	/* digits only: strtoull would take " 4", "+4" and "-1" (as 2^64 - 1) */
+	if (!isdigit((unsigned char)s[0]))
 		return false;
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -306,12 +311,107 @@ static float *random_matrix(size_t rows, size_t cols)
 	return p;
 }
 
+/* An input file as the library's readers open them (ftpu_open_file: a
+ * regular file, a FIFO or device refused unread); NULL with the reason in
+ * ftpu_last_error(NULL). */
+static FILE *open_input(const char *path)
+{
+	int fd = ftpu_open_file(path);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/*
+ * The --out file, made ready before the device computes anything: a
+ * temporary next to path (through a symbolic link, at its target) with
+ * room for bytes, renamed over path once written, so a full disk, a
+ * missing directory or no permission fail first and an old path is never
+ * left half-written. Not a regular file (/dev/full, a FIFO) is refused.
+ */
+struct out_file {
+	char *path, *tmp;
+	int fd;
+};
+
+static bool out_open(struct out_file *o, const char *path, size_t bytes)
+{
+	struct stat st;
+	o->path = o->tmp = NULL;
+	o->fd = -1;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s gemm: cannot write %s: not a regular file\n", prog, path);
+		return false;
+	}
+	o->path = realpath(path, NULL);
+	if (!o->path && !(o->path = strdup(path)))
+		goto fail_errno;
+	size_t len = strlen(o->path) + 16;
+	if (!(o->tmp = malloc(len)))
+		goto fail_errno;
+	snprintf(o->tmp, len, "%s.tmp.XXXXXX", o->path);
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		goto fail_errno;
+	}
+	/* the mode a new file would get, or the old file's */
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(o->fd, !stat(o->path, &st) ? st.st_mode & 07777 : 0666 & ~mask))
+		goto fail_errno;
+	int e = bytes ? posix_fallocate(o->fd, 0, (off_t)bytes) : 0;
+	if (e && e != EOPNOTSUPP && e != EINVAL) {
+		errno = e;
+		goto fail_errno;
+	}
+	return true;
+fail_errno:
+	fprintf(stderr, "%s gemm: cannot write %s: %s\n", prog, path, strerror(errno));
+	if (o->fd >= 0) {
+		close(o->fd);
+		unlink(o->tmp);
+	}
+	free(o->tmp);
+	free(o->path);
+	o->fd = -1;
+	return false;
+}
+
+/* Writes data and renames the file into place; or (data NULL) drops it. */
+static bool out_close(struct out_file *o, const void *data, size_t bytes)
+{
+	bool ok = data != NULL;
+	for (size_t at = 0; ok && at < bytes;) {
+		ssize_t w = write(o->fd, (const char *)data + at, bytes - at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		ok = w > 0;
+		at += ok ? (size_t)w : 0;
+	}
+	ok = ok && !fsync(o->fd);
+	ok = !close(o->fd) && ok;
+	ok = ok && !rename(o->tmp, o->path);
+	if (!ok && data)
+		fprintf(stderr, "%s gemm: cannot write %s: %s\n", prog, o->path,
+			strerror(errno));
+	if (!ok)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	return ok;
+}
+
 /* Reads rows x cols little-endian fp32 values from path. */
 static float *read_matrix(const char *path, size_t rows, size_t cols)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = open_input(path);
 	if (!f) {
-		fprintf(stderr, "%s gemm: cannot open %s: %s\n", prog, path, strerror(errno));
+		fprintf(stderr, "%s gemm: cannot open %s\n", prog, ftpu_last_error(NULL));
 		return NULL;
 	}
 	float *p = malloc(rows * cols * sizeof(float));
@@ -405,7 +505,8 @@ static int cmd_gemm(int argc, char **argv)
 			       "C (MxN) = A (MxK) * B (KxN) on the device: random operands in "
 			       "[-1, 1) or raw\nlittle-endian fp32 row-major files; prints time "
 			       "and the device's stats.\n--check compares every result with the "
-			       "bit-exact reference.\n", prog);
+			       "bit-exact reference. --out (a regular file) is made ready before\n"
+			       "the GEMM runs and replaced whole once it is done.\n", prog);
 			return 0;
 		}
 		const char **slot = !strcmp(argv[i], "--a") ? &fa : !strcmp(argv[i], "--b") ? &fb :
@@ -423,7 +524,9 @@ static int cmd_gemm(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[i], "--check")) {
 			check = true;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
+		} else if (argv[i][0] == '-' && argv[i][1] &&
+			   !(uri && pos < 3 && isdigit((unsigned char)argv[i][1]))) {
+			/* "-1" where a size goes is a bad size, not an option */
 			return usage_error("gemm", "unknown option '%s'", argv[i]);
 		} else if (!uri) {
 			uri = argv[i];
@@ -438,10 +541,15 @@ static int cmd_gemm(int argc, char **argv)
 	if (!uri || pos < 3)
 		return usage_error("gemm", "%s", "needs URI M K N");
 	size_t m = dims[0], k = dims[1], n = dims[2];
+	struct out_file out = { .fd = -1 };
+	if (fout && !out_open(&out, fout, m * n * sizeof(float)))
+		return EXIT_FAIL;
 	float *a = fa ? read_matrix(fa, m, k) : random_matrix(m, k);
 	float *b = fb ? read_matrix(fb, k, n) : random_matrix(k, n);
 	float *c = calloc(m * n, sizeof(float));
 	if (!a || !b || !c) {
+		if (fout)
+			out_close(&out, NULL, 0);
 		free(a);
 		free(b);
 		free(c);
@@ -451,6 +559,8 @@ static int cmd_gemm(int argc, char **argv)
 	char *args[] = { argv[0], (char *)uri };
 	int ret = open_arg("gemm", 2, args, &dev), code = 0;
 	if (ret) {
+		if (fout)
+			out_close(&out, NULL, 0);
 		free(a);
 		free(b);
 		free(c);
@@ -482,15 +592,9 @@ static int cmd_gemm(int argc, char **argv)
 				free(want);
 			}
 		}
-		if (fout) {
-			FILE *f = fopen(fout, "wb");
-			if (!f || fwrite(c, sizeof(float), m * n, f) != m * n || fclose(f)) {
-				fprintf(stderr, "%s gemm: cannot write %s: %s\n", prog, fout,
-					strerror(errno));
-				code = EXIT_FAIL;
-			}
-		}
 	}
+	if (fout && !out_close(&out, ret ? NULL : c, m * n * sizeof(float)))
+		code = EXIT_FAIL;
 	ftpu_close(dev);
 	free(a);
 	free(b);
@@ -598,12 +702,14 @@ static int fw_print_info(const char *uri, ftpu_device *dev)
 
 static uint8_t *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = open_input(path);
 	uint8_t *buf = NULL;
 	size_t cap = 0;
 	*len = 0;
-	if (!f)
+	if (!f) {
+		errno = 0; /* the reason is in ftpu_last_error(NULL) */
 		return NULL;
+	}
 	for (;;) {
 		if (*len == cap) {
 			uint8_t *p = cap < (1u << 24) ? realloc(buf, cap ? 2 * cap : 4096) : NULL;
@@ -676,7 +782,7 @@ static int cmd_fw(int argc, char **argv)
 		uint8_t *img = read_file(argv[3], &len);
 		if (!img) {
 			fprintf(stderr, "%s fw load: cannot read '%s': %s\n", prog, argv[3],
-				strerror(errno));
+				errno ? strerror(errno) : ftpu_last_error(NULL));
 			ftpu_close(dev);
 			return EXIT_FAIL;
 		}

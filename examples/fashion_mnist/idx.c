@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* idx.c - IDX reader and writer (idx.h), through zlib's gz* calls. */
+/* idx.c - IDX reader and writer (idx.h): zlib's inflate and gz* calls. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,44 +29,174 @@ static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
 	return status;
 }
 
-/* Why gzread stopped: a broken stream, an I/O error or the end. */
-static const char *gz_reason(gzFile f)
-{
-	int code;
-	const char *msg = gzerror(f, &code);
+/*
+ * The reader: a regular file (ftpu_open_file: a FIFO or device is refused
+ * before anything is read), plain or one gzip stream inflated here rather
+ * than by gzread, which skips junk after a stream and leaves it to the
+ * caller to ask whether one ended. A gzip file must end with its stream's
+ * end, CRC-32 and length checked (inflate does), and nothing after it.
+ */
+struct src {
+	const char *path;
+	int fd;
+	bool gz, end, eof; /* gzip; its stream ended; the file ended */
+	z_stream z;
+	uint8_t in[1 << 16];
+	size_t plain_have, plain_at; /* plain: bytes of in not yet taken */
+};
 
-	if (code == Z_ERRNO)
-		return strerror(errno);
-	if (code != Z_OK && msg && *msg)
-		return msg;
-	return NULL;
+/* More input into in; 0, or a failure. */
+static int refill(struct src *s, char *err, size_t errlen)
+{
+	for (;;) {
+		ssize_t r = read(s->fd, s->in, sizeof(s->in));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return fail(FTPU_ERR_IO, err, errlen, "%s: read error: %s",
+				    s->path, strerror(errno));
+		s->eof = r == 0;
+		if (s->gz) {
+			s->z.next_in = s->in;
+			s->z.avail_in = (uInt)r;
+		} else {
+			s->plain_at = 0;
+			s->plain_have = (size_t)r;
+		}
+		return FTPU_OK;
+	}
+}
+
+static int src_open(struct src *s, const char *path, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->fd = ftpu_open_file(path);
+	if (s->fd < 0) {
+		if (s->fd == FTPU_ERR_NOT_FOUND)
+			return fail(s->fd, err, errlen, "%s: no such file", path);
+		return fail(s->fd, err, errlen, "cannot open %s",
+			    ftpu_last_error(NULL));
+	}
+	int ret = refill(s, err, errlen);
+	if (ret) {
+		close(s->fd);
+		return ret;
+	}
+	s->gz = s->plain_have >= 2 && s->in[0] == 0x1f && s->in[1] == 0x8b;
+	if (s->gz) {
+		s->z.next_in = s->in;
+		s->z.avail_in = (uInt)s->plain_have;
+		if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+			close(s->fd);
+			return fail(FTPU_ERR_NOMEM, err, errlen,
+				    "%s: out of memory", path);
+		}
+	}
+	return FTPU_OK;
+}
+
+static void src_close(struct src *s)
+{
+	if (s->gz)
+		inflateEnd(&s->z);
+	close(s->fd);
+}
+
+/* Up to n bytes into buf (fewer only at the end of the data); *got. */
+static int src_read(struct src *s, uint8_t *buf, size_t n, size_t *got,
+		    char *err, size_t errlen)
+{
+	int ret;
+
+	*got = 0;
+	while (*got < n) {
+		if (!s->gz) {
+			if (s->plain_at == s->plain_have) {
+				if (s->eof)
+					return FTPU_OK;
+				if ((ret = refill(s, err, errlen)))
+					return ret;
+				continue;
+			}
+			size_t k = s->plain_have - s->plain_at;
+			if (k > n - *got)
+				k = n - *got;
+			memcpy(buf + *got, s->in + s->plain_at, k);
+			s->plain_at += k;
+			*got += k;
+			continue;
+		}
+		if (s->end)
+			return FTPU_OK;
+		if (!s->z.avail_in) {
+			if (s->eof)
+				return fail(FTPU_ERR_CORRUPT, err, errlen,
+					    "%s: corrupt: the gzip stream is "
+					    "truncated (it stops before its "
+					    "end, CRC and length)",
+					    s->path);
+			if ((ret = refill(s, err, errlen)))
+				return ret;
+			continue;
+		}
+		size_t want = n - *got > (1u << 30) ? (1u << 30) : n - *got;
+		s->z.next_out = buf + *got;
+		s->z.avail_out = (uInt)want;
+		int r = inflate(&s->z, Z_NO_FLUSH);
+		*got += want - s->z.avail_out;
+		if (r == Z_STREAM_END)
+			s->end = true;
+		else if (r == Z_NEED_DICT || r == Z_DATA_ERROR)
+			return fail(FTPU_ERR_CORRUPT, err, errlen,
+				    "%s: corrupt (%s)", s->path,
+				    s->z.msg ? s->z.msg : "bad gzip data");
+		else if (r == Z_MEM_ERROR)
+			return fail(FTPU_ERR_NOMEM, err, errlen,
+				    "%s: out of memory", s->path);
+	}
+	return FTPU_OK;
 }
 
 /* Reads exactly n bytes; what, the part being read, goes into the message. */
-static int read_exact(gzFile f, const char *path, void *buf, size_t n,
-		      const char *what, char *err, size_t errlen)
+static int read_exact(struct src *s, void *buf, size_t n, const char *what,
+		      char *err, size_t errlen)
 {
-	size_t got = 0;
+	size_t got;
+	int ret = src_read(s, buf, n, &got, err, errlen);
+	if (ret)
+		return ret;
+	if (got < n)
+		return fail(FTPU_ERR_CORRUPT, err, errlen,
+			    "%s: truncated: %zu of %zu bytes of the %s",
+			    s->path, got, n, what);
+	return FTPU_OK;
+}
 
-	while (got < n) {
-		size_t want = n - got > (1u << 30) ? (1u << 30) : n - got;
-		int r = gzread(f, (uint8_t *)buf + got, (unsigned)want);
-		if (r < 0)
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
-				    "%s: corrupt (%s) while reading the %s",
-				    path,
-				    gz_reason(f) ? gz_reason(f) : "read error",
-				    what);
-		if (r == 0) {
-			const char *why = gz_reason(f);
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
-				    "%s: truncated: %zu of %zu bytes of the "
-				    "%s%s%s%s",
-				    path, got, n, what, why ? " (" : "",
-				    why ? why : "", why ? ")" : "");
-		}
-		got += (size_t)r;
-	}
+/* The end of the file right after total data bytes: for gzip the end of
+ * its stream (CRC and length checked) and nothing after it. */
+static int expect_end(struct src *s, size_t total, char *err, size_t errlen)
+{
+	uint8_t extra;
+	size_t got;
+	int ret = src_read(s, &extra, 1, &got, err, errlen);
+	if (ret)
+		return ret;
+	if (got)
+		return fail(FTPU_ERR_CORRUPT, err, errlen,
+			    "%s: trailing bytes after %zu data bytes "
+			    "(wrong dimensions?)",
+			    s->path, total);
+	if (!s->gz)
+		return FTPU_OK;
+	/* the stream ended: what follows it must be nothing */
+	while (!s->z.avail_in && !s->eof)
+		if ((ret = refill(s, err, errlen)))
+			return ret;
+	if (s->z.avail_in)
+		return fail(FTPU_ERR_CORRUPT, err, errlen,
+			    "%s: corrupt: bytes after the gzip stream",
+			    s->path);
 	return FTPU_OK;
 }
 
@@ -88,18 +218,18 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 		    size_t errlen)
 {
 	uint8_t head[4 + 4 * 3];
+	struct src *f = malloc(sizeof(*f));
 	int ret;
 
-	if (access(path, F_OK) != 0 && errno == ENOENT)
-		return fail(FTPU_ERR_NOT_FOUND, err, errlen, "%s: no such file",
-			    path);
-	gzFile f = gzopen(path, "rb");
 	if (!f)
-		return fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO,
-			    err, errlen, "%s: cannot open: %s", path,
-			    errno ? strerror(errno) : "out of memory");
-	gzbuffer(f, 1u << 17);
-	ret = read_exact(f, path, head, 4, "header", err, errlen);
+		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
+			    path);
+	ret = src_open(f, path, err, errlen);
+	if (ret) {
+		free(f);
+		return ret;
+	}
+	ret = read_exact(f, head, 4, "header", err, errlen);
 	if (ret)
 		goto out;
 	uint32_t magic = be32(head);
@@ -111,7 +241,7 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 			   path, magic, want, ndims, ndims > 1 ? "s" : "");
 		goto out;
 	}
-	ret = read_exact(f, path, head + 4, 4 * ndims, "header", err, errlen);
+	ret = read_exact(f, head + 4, 4 * ndims, "header", err, errlen);
 	if (ret)
 		goto out;
 	size_t total = 1;
@@ -139,22 +269,9 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 			   "%s: out of memory for %zu bytes", path, total);
 		goto out;
 	}
-	ret = read_exact(f, path, buf, total, "data", err, errlen);
-	if (!ret) {
-		/* The end: no trailing bytes, and (for gzip) the stream's
-		 * CRC and length, which zlib checks when it reaches them. */
-		uint8_t extra;
-		int r = gzread(f, &extra, 1);
-		if (r > 0)
-			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-				   "%s: trailing bytes after %zu data bytes "
-				   "(wrong dimensions?)",
-				   path, total);
-		else if (r < 0 || gz_reason(f))
-			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-				   "%s: corrupt (%s) at the end", path,
-				   gz_reason(f) ? gz_reason(f) : "read error");
-	}
+	ret = read_exact(f, buf, total, "data", err, errlen);
+	if (!ret)
+		ret = expect_end(f, total, err, errlen);
 	if (ret) {
 		free(buf);
 		goto out;
@@ -162,7 +279,8 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 	*data = buf;
 	*size = total;
 out:
-	gzclose(f);
+	src_close(f);
+	free(f);
 	return ret;
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * idx.h - reader of the IDX files MNIST and Fashion-MNIST ship in
- * (gzip-compressed or plain: zlib's gzread reads both).
+ * (gzip-compressed or plain). Only regular files are read (ftpu_open_file:
+ * a FIFO or device is refused before a read); a gzip file is one stream
+ * that must reach its end (CRC-32 and length checked) with nothing after.
  *
  * An IDX file: a big-endian magic 0x0000TTDD (TT the element type, 0x08
  * for unsigned bytes, DD the number of dimensions), DD big-endian 32-bit
@@ -10,8 +12,9 @@
  *
  * Every failure returns a negative enum ftpu_status and writes one line
  * naming the file into err: FTPU_ERR_NOT_FOUND (no such file), FTPU_ERR_IO
- * (other open or read errors), FTPU_ERR_CORRUPT (bad magic, wrong
- * dimensions, truncated data, a broken gzip stream, trailing bytes, a
+ * (other open or read errors), FTPU_ERR_CORRUPT (not a regular file, bad
+ * magic, wrong dimensions, truncated data, a broken or truncated gzip
+ * stream, bytes after it, trailing bytes, a
  * label out of range, label and image counts that disagree),
  * FTPU_ERR_NOMEM. Outputs are written only on success.
  */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -488,54 +489,52 @@ out:
 	return ret;
 }
 
+/* Up to n bytes of fd into buf; *got short only at the end of the file. */
+static int read_upto(int fd, const char *path, uint8_t *buf, size_t n,
+		     size_t *got, char *err, size_t errlen)
+{
+	*got = 0;
+	while (*got < n) {
+		ssize_t r = read(fd, buf + *got, n - *got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return fail(FTPU_ERR_IO, err, errlen, "%s: read error: %s",
+				    path, strerror(errno));
+		if (r == 0)
+			break;
+		*got += (size_t)r;
+	}
+	return FTPU_OK;
+}
+
 int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
+	uint8_t head[MLP_HEADER], extra, *buf = NULL;
+	size_t size, got;
 	int ret;
 
-	if (!f)
-		return fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO,
-			    err, errlen, "%s: cannot open: %s", path,
-			    strerror(errno));
-	/* the whole file, up to a bound no model of ours reaches */
-	const size_t max = (size_t)1 << 31;
-	size_t size = 0, cap = 1 << 20;
-	for (;;) {
-		uint8_t *nb = realloc(buf, cap);
-		if (!nb) {
-			ret = fail(FTPU_ERR_NOMEM, err, errlen,
-				   "%s: out of memory", path);
-			goto out;
-		}
-		buf = nb;
-		size += fread(buf + size, 1, cap - size, f);
-		if (size < cap)
-			break;
-		if (cap >= max) {
-			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-				   "%s: not a weight file (over %zu bytes)",
-				   path, max);
-			goto out;
-		}
-		cap *= 2;
-	}
-	if (ferror(f)) {
-		ret = fail(FTPU_ERR_IO, err, errlen, "%s: read error", path);
+	/* a regular file only (a FIFO or /dev/zero is refused unread), and
+	 * the header first: only the bytes it announces are read */
+	int fd = ftpu_open_file(path);
+	if (fd < 0)
+		return fail(fd, err, errlen, "cannot open %s",
+			    ftpu_last_error(NULL));
+	ret = read_upto(fd, path, head, sizeof(head), &got, err, errlen);
+	if (ret)
 		goto out;
-	}
-	if (size < 8 || memcmp(buf, MLP_MAGIC, 8)) {
+	if (got < 8 || memcmp(head, MLP_MAGIC, 8)) {
 		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: not an ftpu MLP weight file (bad magic)", path);
 		goto out;
 	}
-	if (size < MLP_HEADER + 4) {
+	if (got < MLP_HEADER) {
 		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: truncated: %zu bytes, the header alone is %u",
-			   path, size, MLP_HEADER);
+			   path, got, MLP_HEADER);
 		goto out;
 	}
-	uint32_t version = get32(buf + 8);
+	uint32_t version = get32(head + 8);
 	if (version == 0 || version > MLP_VERSION) {
 		ret = fail(version ? FTPU_ERR_UNSUPPORTED : FTPU_ERR_CORRUPT,
 			   err, errlen,
@@ -543,8 +542,8 @@ int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 			   path, version, MLP_VERSION);
 		goto out;
 	}
-	uint32_t in = get32(buf + 12), hid = get32(buf + 16),
-		 out = get32(buf + 20);
+	uint32_t in = get32(head + 12), hid = get32(head + 16),
+		 out = get32(head + 20);
 	if (!in || !hid || !out || in > 1u << 16 || hid > 1u << 16 ||
 	    out > 1u << 16) {
 		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
@@ -552,21 +551,45 @@ int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	size_t n = (size_t)in * hid + hid + (size_t)hid * out + out;
-	if (size != MLP_HEADER + 4 * n + 4) {
+	size = MLP_HEADER + 4 * n + 4;
+	/* the size the header announces, before anything more is read */
+	struct stat st;
+	if (fstat(fd, &st) || (uint64_t)st.st_size != size) {
+		uint64_t have = fstat(fd, &st) ? 0 : (uint64_t)st.st_size;
 		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-			   "%s: %s: %zu bytes, a %u-%u-%u model takes %zu",
-			   path,
-			   size < MLP_HEADER + 4 * n + 4 ? "truncated"
-							 : "trailing bytes",
-			   size, in, hid, out, MLP_HEADER + 4 * n + 4);
+			   "%s: %s: %llu bytes, a %u-%u-%u model takes %zu",
+			   path, have < size ? "truncated" : "trailing bytes",
+			   (unsigned long long)have, in, hid, out, size);
+		goto out;
+	}
+	buf = malloc(size);
+	if (!buf) {
+		ret = fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
+			   path);
+		goto out;
+	}
+	memcpy(buf, head, MLP_HEADER);
+	ret = read_upto(fd, path, buf + MLP_HEADER, size - MLP_HEADER, &got,
+			err, errlen);
+	if (ret)
+		goto out;
+	size_t more = 0;
+	if (got == size - MLP_HEADER)
+		ret = read_upto(fd, path, &extra, 1, &more, err, errlen);
+	if (ret)
+		goto out;
+	if (got != size - MLP_HEADER || more) { /* changed meanwhile */
+		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			   "%s: %s while being read", path,
+			   more ? "grew" : "shrank");
 		goto out;
 	}
 	uint32_t want = get32(buf + size - 4);
-	uint32_t got = (uint32_t)crc32(0L, buf, (uInt)(size - 4));
-	if (want != got) {
+	uint32_t crc = (uint32_t)crc32(0L, buf, (uInt)(size - 4));
+	if (want != crc) {
 		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: corrupt: CRC-32 0x%08x, the file says 0x%08x",
-			   path, got, want);
+			   path, crc, want);
 		goto out;
 	}
 	struct mlp nm;
@@ -588,6 +611,6 @@ int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 	*m = nm;
 out:
 	free(buf);
-	fclose(f);
+	close(fd);
 	return ret;
 }

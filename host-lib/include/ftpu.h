@@ -14,6 +14,14 @@
  * Threads: one ftpu_device may be used from several threads; calls on it
  * are serialized inside. Graphs and programs are not locked: use each from
  * one thread at a time.
+ *
+ * Lifetimes (as libusb's): using a handle after it is closed or freed
+ * (ftpu_close, ftpu_graph_destroy, ftpu_program_free), closing or freeing
+ * it twice, or closing a device while another thread is in a call on it
+ * is undefined. A device handle is checked anyway, by its address alone:
+ * a call on a closed one, a second ftpu_close included, fails with
+ * FTPU_ERR_STATE (the reason in ftpu_last_error(NULL)) instead of hanging,
+ * unless a later ftpu_open returned the same address.
  */
 #ifndef FTPU_H
 #define FTPU_H
@@ -76,12 +84,13 @@ typedef struct ftpu_device ftpu_device;
 int ftpu_open(const char *uri, ftpu_device **out);
 
 /* Closes the device and frees the handle; NULL is a no-op. Returns the
- * status of the close (a transport error), the handle is freed anyway. */
+ * status of the close (a transport error), the handle is freed anyway;
+ * FTPU_ERR_STATE for a handle that is not open (closed already). */
 int ftpu_close(ftpu_device *dev);
 
 /* The detail of the last failure on dev (or of ftpu_open in this thread
  * when dev is NULL): a message valid until the next call on dev; "" when
- * there was none. Never NULL. */
+ * there was none. Never NULL. A long URI or path in it is elided ("..."). */
 const char *ftpu_last_error(const ftpu_device *dev);
 
 struct ftpu_device_info {
@@ -130,7 +139,9 @@ struct ftpu_fw_info {
 };
 
 /* FW_INFO into *info. FTPU_ERR_UNSUPPORTED when the device has no control
- * core (it answers UNKNOWN_OP: ftpu_control's FSM, the C model);
+ * core (it answers UNKNOWN_OP: ftpu_control's FSM, the C model; every
+ * ftpu_fw_* call is FTPU_ERR_UNSUPPORTED there, the ops that carry
+ * arguments, which such a device answers BAD_REQUEST, included);
  * FTPU_ERR_INVALID for NULLs; the transport's errors, FTPU_ERR_TIMEOUT,
  * FTPU_ERR_PROTOCOL for a malformed answer. */
 int ftpu_fw_info(ftpu_device *dev, struct ftpu_fw_info *info);
@@ -222,7 +233,8 @@ enum ftpu_transpose { FTPU_NO_TRANS = 0, FTPU_TRANS = 1 };
  * operation rounded separately, never fused (docs/numerics.md, Host
  * operands, alpha and beta). alpha = 1 and beta = 0 copy R's bits; beta = 0
  * does not read C; alpha = 0 gives beta*C (+0 for beta = 0) and reads
- * neither A nor B, as the reference BLAS. A or B may alias C: the
+ * neither A nor B, as the reference BLAS (they may then be NULL; their
+ * leading dimensions are still checked). A or B may alias C: the
  * operands are packed before C is written. Any m, n, k >= 1.
  * FTPU_ERR_INVALID for NULLs, zero sizes, leading dimensions too small or
  * sizes whose products overflow. B's bf16 image stays resident in the
@@ -265,8 +277,10 @@ typedef struct ftpu_graph ftpu_graph;
 typedef struct ftpu_program ftpu_program;
 
 /*
- * A tensor of a graph: an index >= 0 returned by the builders below, or a
- * negative status when the builder failed. Builders accept a failed
+ * A tensor of a graph: an id >= 0 returned by the builders below (it names
+ * its graph too, so a tensor of another graph is refused; not an index),
+ * or a negative status when the builder failed. A graph holds at most 2^21
+ * tensors. Builders accept a failed
  * tensor as input and fail with its status, so a graph can be built
  * without checking every step: the graph keeps its first failure and
  * ftpu_compile() reports it (status and message). Every builder failure
@@ -345,7 +359,8 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 
 /* Number of inputs and outputs (either pointer may be NULL); the shape of
  * input (is_output 0) or output (is_output 1) number index.
- * FTPU_ERR_INVALID for a NULL program or an index out of range. */
+ * FTPU_ERR_INVALID for a NULL program, is_output other than 0 or 1 or an
+ * index out of range. */
 int ftpu_program_io(const ftpu_program *p, size_t *n_inputs, size_t *n_outputs);
 int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index,
 		       size_t *rows, size_t *cols);
@@ -354,15 +369,33 @@ int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index,
  * Saves to / loads from a versioned file (magic, format version, device
  * sizes, CRC-32 of the contents; host-lib/src/program.c has the layout).
  * Save writes a temporary file next to path and renames it over path, so
- * path is never left half-written. Load: a corrupt, truncated or foreign
- * file is FTPU_ERR_CORRUPT, a newer format FTPU_ERR_UNSUPPORTED, a missing
- * file FTPU_ERR_NOT_FOUND, other I/O errors FTPU_ERR_IO. The detail is in
+ * path is never left half-written; a symbolic link is written through (its
+ * target is replaced, the link stays; one whose target's directory does
+ * not exist is FTPU_ERR_NOT_FOUND). Load: a corrupt, truncated or foreign
+ * file, or one that is not a regular file (a FIFO, a device: refused
+ * without blocking, ftpu_open_file), is FTPU_ERR_CORRUPT, a newer format
+ * FTPU_ERR_UNSUPPORTED, a missing file FTPU_ERR_NOT_FOUND, other I/O errors
+ * FTPU_ERR_IO. The detail is in
  * ftpu_last_error(NULL) for the calling thread.
  */
 int ftpu_program_save(const ftpu_program *p, const char *path);
 int ftpu_program_load(const char *path, ftpu_program **out);
 /* NULL is a no-op. */
 void ftpu_program_free(ftpu_program *p);
+
+/* ---- files ---------------------------------------------------------------------- */
+
+/*
+ * Opens path for reading as every reader of files here does (program
+ * files, firmware images for `ftpu fw load`, the demo's datasets and
+ * weights): a regular file only. A FIFO, device node, directory or socket
+ * is FTPU_ERR_CORRUPT, refused without blocking on it or reading from it.
+ * Returns a descriptor (blocking, close-on-exec; the caller closes it), or
+ * a negative status: FTPU_ERR_NOT_FOUND (no such file), FTPU_ERR_IO (other
+ * errors: permission, ...), FTPU_ERR_INVALID (NULL or empty path); the
+ * reason, naming path, in ftpu_last_error(NULL) for the calling thread.
+ */
+int ftpu_open_file(const char *path);
 
 #ifdef __cplusplus
 }

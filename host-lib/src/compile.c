@@ -818,8 +818,8 @@ int ftpu_compile(ftpu_device *dev, const ftpu_graph *g, ftpu_program **out)
 	char why[512];
 	int ret;
 
-	if (!dev)
-		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_compile: device is NULL");
+	if ((ret = ftpu__check_device(dev, "ftpu_compile")))
+		return ret;
 	if (!g || !out)
 		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_compile: %s is NULL",
 				  g ? "out" : "graph");

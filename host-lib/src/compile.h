@@ -50,16 +50,31 @@ extern const struct ftpu__op_info ftpu__ops[FTPU__OP_COUNT];
 struct ftpu__node {
 	enum ftpu__op op;
 	size_t rows, cols;
-	int arg[2];    /* operand tensors (n_args of them) */
+	int arg[2];    /* operand node indices (n_args of them) */
 	char *name;    /* input, constant: may be NULL */
 	float *values; /* constant: rows x cols, dense row-major */
 	size_t index;  /* input: its number among the inputs */
 };
 
+/*
+ * A tensor id (ftpu_tensor) is the node's index in the low
+ * FTPU__TENSOR_INDEX_BITS bits and its graph's tag above them, so that a
+ * tensor of another graph is refused rather than taken for this graph's
+ * node of the same index (tags repeat only every FTPU__GRAPH_TAGS graphs).
+ * Inside the library (nodes' args, outputs, messages' "t7") every tensor
+ * is a node index.
+ */
+#define FTPU__TENSOR_INDEX_BITS 21
+#define FTPU__MAX_NODES ((size_t)1 << FTPU__TENSOR_INDEX_BITS)
+#define FTPU__GRAPH_TAGS (1u << (31 - FTPU__TENSOR_INDEX_BITS))
+#define FTPU__TENSOR_ID(g, index) ((int)((g)->tag << FTPU__TENSOR_INDEX_BITS | (unsigned)(index)))
+#define FTPU__TENSOR_INDEX(t) ((size_t)(t) & (FTPU__MAX_NODES - 1))
+
 struct ftpu_graph {
+	unsigned tag;  /* below FTPU__GRAPH_TAGS: in its tensors' ids */
 	struct ftpu__node *nodes;
 	size_t n_nodes, cap_nodes;
-	int *outputs; /* tensors, in the order marked */
+	int *outputs; /* node indices, in the order marked */
 	size_t n_outputs, cap_outputs;
 	size_t n_inputs;
 	int status;    /* the first failure of a builder, 0 if none */

@@ -62,6 +62,7 @@ struct ftpu_device {
 	struct ftpu_stats last;
 	bool have_last;
 	char err[256];
+	ftpu_device *next_live; /* the list of open handles (live_devices) */
 };
 
 static _Thread_local char open_err[256];
@@ -76,13 +77,72 @@ int ftpu__fail(ftpu_device *dev, int status, const char *fmt, ...)
 	size_t len = dev ? sizeof(dev->err) : sizeof(open_err);
 
 	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
+	int n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
+	/* a message cut short says so rather than stopping mid-word */
+	if (n >= (int)len)
+		memcpy(buf + len - 4, "...", 4);
 	return status;
+}
+
+/* s as a message shows it: at most max bytes, the rest elided with "...". */
+static const char *shown(const char *s, char *buf, size_t len, size_t max)
+{
+	if (strlen(s) <= max)
+		return s;
+	snprintf(buf, len, "%.*s...", (int)(max < len - 4 ? max : len - 4), s);
+	return buf;
+}
+
+/*
+ * The handles ftpu_open returned and ftpu_close has not closed. A call on
+ * a closed handle is undefined (ftpu.h), but every public call looks its
+ * handle up here first, comparing pointers only, so that a stale one is
+ * FTPU_ERR_STATE instead of a lock of freed memory (a hang) or a crash.
+ * Only a handle whose memory a later ftpu_open got again passes.
+ */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static ftpu_device *live_devices;
+
+static bool is_live(const ftpu_device *dev)
+{
+	bool found = false;
+	pthread_mutex_lock(&live_lock);
+	for (const ftpu_device *d = live_devices; d && !found; d = d->next_live)
+		found = d == dev;
+	pthread_mutex_unlock(&live_lock);
+	return found;
+}
+
+/* Takes dev off the list; false when it was not on it. */
+static bool unlist(ftpu_device *dev)
+{
+	bool found = false;
+	pthread_mutex_lock(&live_lock);
+	for (ftpu_device **d = &live_devices; *d; d = &(*d)->next_live)
+		if (*d == dev) {
+			*d = dev->next_live;
+			found = true;
+			break;
+		}
+	pthread_mutex_unlock(&live_lock);
+	return found;
+}
+
+int ftpu__check_device(const ftpu_device *dev, const char *fn)
+{
+	if (!dev)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "%s: device is NULL", fn);
+	if (!is_live(dev))
+		return ftpu__fail(NULL, FTPU_ERR_STATE,
+				  "%s: not an open device (closed already?)", fn);
+	return FTPU_OK;
 }
 
 const char *ftpu_last_error(const ftpu_device *dev)
 {
+	if (dev && !is_live(dev))
+		return "not an open device (closed already?)";
 	return dev ? dev->err : open_err;
 }
 
@@ -606,6 +666,14 @@ static int read_info(ftpu_device *dev)
 	return FTPU_OK;
 }
 
+static void destroy(ftpu_device *dev)
+{
+	dev->ops->close(dev->ctx);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev->io);
+	free(dev);
+}
+
 int ftpu_open(const char *uri, ftpu_device **out)
 {
 	return ftpu__open_timeout(uri, DEFAULT_TIMEOUT_MS, out);
@@ -624,6 +692,9 @@ int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out)
 		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_open: out is NULL");
 	if (!uri || !uri[0])
 		uri = "sim";
+	/* messages name the URI, a long one elided so the rest still fits */
+	char ushort[72];
+	const char *ushown = shown(uri, ushort, sizeof(ushort), 64);
 	slen = strcspn(uri, ":");
 	if (uri[slen] == ':')
 		opts = uri + slen + 1;
@@ -634,7 +705,7 @@ int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out)
 	if (!ops)
 		return ftpu__fail(NULL, FTPU_ERR_NOT_FOUND,
 				  "unknown device URI \"%s\" (known: sim[:OPTIONS], ref, "
-				  "uart:TTY[@BAUD], usb:VID:PID[:SERIAL], xdma:/dev/xdmaN)", uri);
+				  "uart:TTY[@BAUD], usb:VID:PID[:SERIAL], xdma:/dev/xdmaN)", ushown);
 
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
@@ -652,8 +723,14 @@ int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out)
 	ftpu_link_rx_set_role(&dev->rx, FTPU_LINK_ROLE_HOST);
 	snprintf(dev->info.transport, sizeof(dev->info.transport), "%s", ops->scheme);
 
-	ret = ops->open(opts, &dev->ctx, open_err, sizeof(open_err));
+	/* the transport's reason names its options (a path, ...): it gets
+	 * room for a long one, and a cut one ends in "..." */
+	char terr[1024] = "";
+	ret = ops->open(opts, &dev->ctx, terr, sizeof(terr));
 	if (ret) {
+		if (strlen(terr) == sizeof(terr) - 1)
+			memcpy(terr + sizeof(terr) - 4, "...", 4);
+		ftpu__fail(NULL, ret, "%s", terr);
 		pthread_mutex_destroy(&dev->lock);
 		free(dev->io);
 		free(dev);
@@ -661,10 +738,14 @@ int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out)
 	}
 	ret = read_info(dev);
 	if (ret) {
-		ftpu__fail(NULL, ret, "%s: %s", uri, dev->err);
-		ftpu_close(dev);
+		ftpu__fail(NULL, ret, "%s: %s", ushown, dev->err);
+		destroy(dev);
 		return ret;
 	}
+	pthread_mutex_lock(&live_lock);
+	dev->next_live = live_devices;
+	live_devices = dev;
+	pthread_mutex_unlock(&live_lock);
 	*out = dev;
 	return FTPU_OK;
 }
@@ -673,16 +754,19 @@ int ftpu_close(ftpu_device *dev)
 {
 	if (!dev)
 		return FTPU_OK;
-	dev->ops->close(dev->ctx);
-	pthread_mutex_destroy(&dev->lock);
-	free(dev->io);
-	free(dev);
+	if (!unlist(dev))
+		return ftpu__fail(NULL, FTPU_ERR_STATE,
+				  "ftpu_close: not an open device (closed already?)");
+	destroy(dev);
 	return FTPU_OK;
 }
 
 int ftpu_get_info(ftpu_device *dev, struct ftpu_device_info *info)
 {
-	if (!dev || !info)
+	int ret = ftpu__check_device(dev, "ftpu_get_info");
+	if (ret)
+		return ret;
+	if (!info)
 		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_get_info: NULL argument");
 	ftpu__lock(dev);
 	*info = dev->info;
@@ -692,9 +776,11 @@ int ftpu_get_info(ftpu_device *dev, struct ftpu_device_info *info)
 
 int ftpu_set_timeout(ftpu_device *dev, unsigned timeout_ms)
 {
-	if (!dev || !timeout_ms)
-		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_set_timeout: %s",
-				  dev ? "timeout 0" : "NULL device");
+	int ret = ftpu__check_device(dev, "ftpu_set_timeout");
+	if (ret)
+		return ret;
+	if (!timeout_ms)
+		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_set_timeout: timeout 0");
 	ftpu__lock(dev);
 	dev->timeout_ms = timeout_ms;
 	ftpu__unlock(dev);
@@ -703,9 +789,9 @@ int ftpu_set_timeout(ftpu_device *dev, unsigned timeout_ms)
 
 int ftpu_reset(ftpu_device *dev)
 {
-	int ret;
-	if (!dev)
-		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_reset: NULL device");
+	int ret = ftpu__check_device(dev, "ftpu_reset");
+	if (ret)
+		return ret;
 	ftpu__lock(dev);
 	dev->failed = false;
 	dev->wm.valid = false;
@@ -724,8 +810,10 @@ int ftpu_reset(ftpu_device *dev)
 
 int ftpu_last_stats(ftpu_device *dev, struct ftpu_stats *stats)
 {
-	int ret = FTPU_OK;
-	if (!dev || !stats)
+	int ret = ftpu__check_device(dev, "ftpu_last_stats");
+	if (ret)
+		return ret;
+	if (!stats)
 		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_last_stats: NULL argument");
 	ftpu__lock(dev);
 	if (dev->have_last)

@@ -54,6 +54,11 @@ int ftpu__control(ftpu_device *dev, const uint32_t *req, size_t n, uint32_t *sta
 void ftpu__lock(ftpu_device *dev);
 void ftpu__unlock(ftpu_device *dev);
 
+/* Every public call on a device checks it first: FTPU_ERR_INVALID for
+ * NULL, FTPU_ERR_STATE for a handle that is not open (closed already),
+ * the message (naming fn) in the calling thread's ftpu_last_error(NULL). */
+int ftpu__check_device(const ftpu_device *dev, const char *fn);
+
 /* Records a failure message for ftpu_last_error(dev) (dev NULL: the
  * calling thread's open error) and returns status. */
 int ftpu__fail(ftpu_device *dev, int status, const char *fmt, ...)

@@ -58,6 +58,28 @@ static int fw_request(ftpu_device *dev, const uint32_t *req, size_t n,
 			req[0]);
 	case FTPU_LINK_RESP_FAILED:
 		return FTPU_ERR_CORRUPT;
+	case FTPU_LINK_RESP_BAD_REQUEST:
+		/* A device without a control core (ftpu_control's FSM, the C
+		 * model) judges a request's length before its op, so an op it
+		 * does not know that carries arguments (UPDATE_*, BOOT) is
+		 * BAD_REQUEST there. Ours have the right length: ask FW_INFO,
+		 * which takes none, whether the ops exist at all. */
+		if (n > 1 && req[0] != FTPU_LINK_OP_FW_INFO) {
+			const uint32_t op = FTPU_LINK_OP_FW_INFO;
+			uint32_t st;
+			size_t g = 0;
+			if (!ftpu__control(dev, &op, 1, &st, NULL, 0, &g) &&
+			    st == FTPU_LINK_RESP_UNKNOWN_OP)
+				return ftpu__fail(
+					dev, FTPU_ERR_UNSUPPORTED,
+					"the device does not know CONTROL op %u "
+					"(no control core firmware)",
+					req[0]);
+		}
+		return ftpu__fail(dev, FTPU_ERR_PROTOCOL,
+				  "CONTROL op %u answered with status %u "
+				  "(BAD_REQUEST)",
+				  req[0], status);
 	default:
 		return ftpu__fail(dev, FTPU_ERR_PROTOCOL,
 				  "CONTROL op %u answered with "
@@ -99,11 +121,14 @@ static int fw_info_locked(ftpu_device *dev, struct ftpu_fw_info *info)
 
 int ftpu_fw_info(ftpu_device *dev, struct ftpu_fw_info *info)
 {
-	if (!dev || !info)
+	int ret = ftpu__check_device(dev, "ftpu_fw_info");
+	if (ret)
+		return ret;
+	if (!info)
 		return ftpu__fail(dev, FTPU_ERR_INVALID,
 				  "ftpu_fw_info: NULL argument");
 	ftpu__lock(dev);
-	int ret = fw_info_locked(dev, info);
+	ret = fw_info_locked(dev, info);
 	ftpu__unlock(dev);
 	return ret;
 }
@@ -116,7 +141,9 @@ int ftpu_fw_selftest(ftpu_device *dev, bool *passed, uint32_t *ran,
 	size_t got = 0;
 	int ret;
 
-	if (!dev || !passed || !ran || !failed)
+	if ((ret = ftpu__check_device(dev, "ftpu_fw_selftest")))
+		return ret;
+	if (!passed || !ran || !failed)
 		return ftpu__fail(dev, FTPU_ERR_INVALID,
 				  "ftpu_fw_selftest: NULL argument");
 	ftpu__lock(dev);
@@ -164,11 +191,11 @@ static int boot_locked(ftpu_device *dev, unsigned which)
 
 int ftpu_fw_boot(ftpu_device *dev, unsigned which)
 {
-	if (!dev)
-		return ftpu__fail(dev, FTPU_ERR_INVALID,
-				  "ftpu_fw_boot: NULL device");
+	int ret = ftpu__check_device(dev, "ftpu_fw_boot");
+	if (ret)
+		return ret;
 	ftpu__lock(dev);
-	int ret = boot_locked(dev, which);
+	ret = boot_locked(dev, which);
 	ftpu__unlock(dev);
 	return ret;
 }
@@ -185,7 +212,9 @@ int ftpu_fw_load(ftpu_device *dev, const void *image, size_t bytes, bool boot)
 	uint32_t req[FTPU_LINK_MAX_CONTROL];
 	int ret;
 
-	if (!dev || !image)
+	if ((ret = ftpu__check_device(dev, "ftpu_fw_load")))
+		return ret;
+	if (!image)
 		return ftpu__fail(dev, FTPU_ERR_INVALID,
 				  "ftpu_fw_load: NULL argument");
 	if (bytes < 4u * FTPU_FW_IMG_WORDS || bytes % 4)

@@ -167,8 +167,8 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 	uint32_t *data = NULL;
 	int ret;
 
-	if (!dev)
-		return FTPU_ERR_INVALID;
+	if ((ret = ftpu__check_device(dev, fn)))
+		return ret;
 	ftpu__lock(dev);
 	if ((trans_a != FTPU_NO_TRANS && trans_a != FTPU_TRANS) ||
 	    (trans_b != FTPU_NO_TRANS && trans_b != FTPU_TRANS)) {
@@ -176,7 +176,10 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 				 "%s: bad transpose flag", fn);
 		goto out_unlock;
 	}
-	if (!(a->f32 || a->bf16) || !(b->f32 || b->bf16) || !c) {
+	/* alpha == 0 reads neither A nor B (the reference BLAS): they may be
+	 * NULL then; C is always needed */
+	if ((alpha != 0.0f && (!(a->f32 || a->bf16) || !(b->f32 || b->bf16))) ||
+	    !c) {
 		ret = ftpu__fail(dev, FTPU_ERR_INVALID, "%s: NULL matrix", fn);
 		goto out_unlock;
 	}

@@ -9,6 +9,7 @@
  * calling thread.
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,17 +67,22 @@ static int failed_status(int t)
 	return t < 0 && t >= FTPU_ERR_STATE ? t : FTPU_ERR_INVALID;
 }
 
-/* Checks operand t of op (what: "x", "w", ...): a tensor of g. Returns 0,
- * or the status to fail with (recorded). */
-static int check_arg(ftpu_graph *g, const char *op, const char *what, int t)
+/* Checks operand t of op (what: "x", "w", ...): a tensor of g, whose node
+ * index goes into *idx. Returns 0, or the status to fail with (recorded). */
+static int check_arg(ftpu_graph *g, const char *op, const char *what, int t, int *idx)
 {
 	if (t < 0)
 		return fail(g, failed_status(t), "%s: operand %s is a failed tensor (%s)", op,
 			    what, ftpu_strerror(failed_status(t)));
-	if ((size_t)t >= g->n_nodes)
+	if ((unsigned)t >> FTPU__TENSOR_INDEX_BITS != g->tag)
+		return fail(g, FTPU_ERR_INVALID,
+			    "%s: operand %s (%d) is not a tensor of this graph (another graph's?)",
+			    op, what, t);
+	if (FTPU__TENSOR_INDEX(t) >= g->n_nodes)
 		return fail(g, FTPU_ERR_INVALID,
 			    "%s: operand %s (%d) is not a tensor of this graph (it has %zu)",
 			    op, what, t, g->n_nodes);
+	*idx = (int)FTPU__TENSOR_INDEX(t);
 	return 0;
 }
 
@@ -95,8 +101,9 @@ static int check_dims(ftpu_graph *g, const char *op, size_t rows, size_t cols)
 /* Appends a node; returns its tensor or a status (recorded). */
 static int add_node(ftpu_graph *g, const struct ftpu__node *n)
 {
-	if (g->n_nodes >= (size_t)INT32_MAX)
-		return fail(g, FTPU_ERR_INVALID, "%s: too many tensors", ftpu__ops[n->op].name);
+	if (g->n_nodes >= FTPU__MAX_NODES)
+		return fail(g, FTPU_ERR_INVALID, "%s: more than %zu tensors", ftpu__ops[n->op].name,
+			    FTPU__MAX_NODES);
 	if (g->n_nodes == g->cap_nodes) {
 		size_t cap = g->cap_nodes ? 2 * g->cap_nodes : 16;
 		struct ftpu__node *p = realloc(g->nodes, cap * sizeof(*p));
@@ -106,16 +113,18 @@ static int add_node(ftpu_graph *g, const struct ftpu__node *n)
 		g->cap_nodes = cap;
 	}
 	g->nodes[g->n_nodes] = *n;
-	return (int)g->n_nodes++;
+	return FTPU__TENSOR_ID(g, g->n_nodes++);
 }
 
 int ftpu_graph_create(ftpu_graph **out)
 {
 	if (!out)
 		return fail(NULL, FTPU_ERR_INVALID, "ftpu_graph_create: out is NULL");
+	static atomic_uint next_tag;
 	ftpu_graph *g = calloc(1, sizeof(*g));
 	if (!g)
 		return fail(NULL, FTPU_ERR_NOMEM, "ftpu_graph_create: out of memory");
+	g->tag = atomic_fetch_add(&next_tag, 1) % FTPU__GRAPH_TAGS;
 	*out = g;
 	return FTPU_OK;
 }
@@ -210,7 +219,8 @@ ftpu_tensor ftpu_graph_matmul(ftpu_graph *g, ftpu_tensor x, ftpu_tensor w)
 
 	if (!g)
 		return fail(NULL, FTPU_ERR_INVALID, "ftpu_graph_matmul: graph is NULL");
-	if ((ret = check_arg(g, "matmul", "x", x)) || (ret = check_arg(g, "matmul", "w", w)))
+	if ((ret = check_arg(g, "matmul", "x", x, &x)) ||
+	    (ret = check_arg(g, "matmul", "w", w, &w)))
 		return ret;
 	const struct ftpu__node *a = &g->nodes[x], *b = &g->nodes[w];
 	if (a->cols != b->rows)
@@ -230,8 +240,8 @@ ftpu_tensor ftpu_graph_bias_add(ftpu_graph *g, ftpu_tensor x, ftpu_tensor bias)
 
 	if (!g)
 		return fail(NULL, FTPU_ERR_INVALID, "ftpu_graph_bias_add: graph is NULL");
-	if ((ret = check_arg(g, "bias_add", "x", x)) ||
-	    (ret = check_arg(g, "bias_add", "bias", bias)))
+	if ((ret = check_arg(g, "bias_add", "x", x, &x)) ||
+	    (ret = check_arg(g, "bias_add", "bias", bias, &bias)))
 		return ret;
 	const struct ftpu__node *a = &g->nodes[x], *b = &g->nodes[bias];
 	if (b->rows != 1 || b->cols != a->cols)
@@ -250,7 +260,7 @@ ftpu_tensor ftpu_graph_relu(ftpu_graph *g, ftpu_tensor x)
 
 	if (!g)
 		return fail(NULL, FTPU_ERR_INVALID, "ftpu_graph_relu: graph is NULL");
-	if ((ret = check_arg(g, "relu", "x", x)))
+	if ((ret = check_arg(g, "relu", "x", x, &x)))
 		return ret;
 	struct ftpu__node n = { .op = FTPU__OP_RELU, .rows = g->nodes[x].rows,
 				.cols = g->nodes[x].cols, .arg = { x, -1 } };
@@ -263,7 +273,7 @@ int ftpu_graph_output(ftpu_graph *g, ftpu_tensor x)
 
 	if (!g)
 		return fail(NULL, FTPU_ERR_INVALID, "ftpu_graph_output: graph is NULL");
-	if ((ret = check_arg(g, "output", "x", x)))
+	if ((ret = check_arg(g, "output", "x", x, &x)))
 		return ret;
 	if (g->n_outputs >= (size_t)INT32_MAX)
 		return fail(g, FTPU_ERR_INVALID, "output: too many outputs");

@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -294,6 +295,9 @@ int ftpu_program_shape(const ftpu_program *p, int is_output, size_t index, size_
 {
 	if (!p)
 		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_program_shape: program is NULL");
+	if (is_output != 0 && is_output != 1)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID,
+				  "ftpu_program_shape: is_output %d is not 0 or 1", is_output);
 	size_t n = is_output ? p->n_outputs : p->n_inputs;
 	if (index >= n)
 		return ftpu__fail(NULL, FTPU_ERR_INVALID,
@@ -322,8 +326,8 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 	struct ftpu_stats st = { 0 };
 	int ret;
 
-	if (!dev)
-		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_run: device is NULL");
+	if ((ret = ftpu__check_device(dev, "ftpu_run")))
+		return ret;
 	if (!p)
 		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_run: program is NULL");
 	if ((p->n_inputs && !inputs) || (p->n_outputs && !outputs))
@@ -499,6 +503,25 @@ static int errno_status(int e)
 					     FTPU_ERR_IO;
 }
 
+/* The path the symbolic link at path names (relative to its directory),
+ * for a target that does not exist yet; NULL (errno set) on failure. */
+static char *link_target(const char *path)
+{
+	char to[PATH_MAX];
+	ssize_t n = readlink(path, to, sizeof(to) - 1);
+	if (n < 0)
+		return NULL;
+	to[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	size_t dir = to[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+	char *out = malloc(dir + (size_t)n + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, path, dir);
+	memcpy(out + dir, to, (size_t)n + 1);
+	return out;
+}
+
 int ftpu_program_save(const ftpu_program *p, const char *path)
 {
 	static atomic_uint counter;
@@ -514,12 +537,29 @@ int ftpu_program_save(const ftpu_program *p, const char *path)
 	    p->n_in_pieces > UINT32_MAX || p->n_out_pieces > UINT32_MAX)
 		return ftpu__fail(NULL, FTPU_ERR_UNSUPPORTED,
 				  "ftpu_program_save: too many inputs, outputs or pieces");
+	/* A symbolic link is written through: its target gets the new file
+	 * (the rename below would put a regular file in the link's place). */
+	char *real = NULL;
+	struct stat ls;
+	if (!lstat(path, &ls) && S_ISLNK(ls.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real && errno == ENOENT)
+			real = link_target(path); /* a new target */
+		if (!real) {
+			e = errno;
+			return ftpu__fail(NULL, errno_status(e),
+					  "ftpu_program_save: %s: a symbolic link whose target "
+					  "cannot be resolved: %s", path, strerror(e));
+		}
+		path = real;
+	}
 	size_t len = strlen(path) + 64;
 	tmp = malloc(len);
 	spans = malloc((p->n_in_pieces + 1) * sizeof(*spans));
 	if (!tmp || !spans) {
 		free(tmp);
 		free(spans);
+		free(real);
 		return ftpu__fail(NULL, FTPU_ERR_NOMEM, "ftpu_program_save: out of memory");
 	}
 	for (size_t i = 0; i < p->n_in_pieces; i++) {
@@ -568,6 +608,7 @@ int ftpu_program_save(const ftpu_program *p, const char *path)
 	}
 	free(tmp);
 	free(spans);
+	free(real);
 	return FTPU_OK;
 
 out_unlink:
@@ -575,6 +616,7 @@ out_unlink:
 out_free:
 	free(tmp);
 	free(spans);
+	free(real);
 	return ret;
 }
 
@@ -587,21 +629,13 @@ static int read_file(const char *path, uint8_t **out, size_t *out_len)
 	size_t got = 0, size;
 	int fd, e, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return ftpu__fail(NULL, errno_status(e), "ftpu_program_load: %s: %s", path,
-				  strerror(e));
-	}
+	fd = ftpu_open_file(path);
+	if (fd < 0)
+		return ftpu__fail(NULL, fd, "ftpu_program_load: %s", ftpu_last_error(NULL));
 	if (fstat(fd, &st)) {
 		e = errno;
 		ret = ftpu__fail(NULL, errno_status(e), "ftpu_program_load: %s: %s", path,
 				 strerror(e));
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = ftpu__fail(NULL, FTPU_ERR_CORRUPT,
-				 "ftpu_program_load: %s: not a regular file", path);
 		goto out_close;
 	}
 	if (st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX - 1) {

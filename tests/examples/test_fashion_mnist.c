@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -434,7 +435,51 @@ static void test_fashion_mnist_idx_truncated(void **state)
 	write_bytes(cut, b, n - 4);
 	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
 		    FTPU_ERR_CORRUPT, f->err, cut, "corrupt");
+	/* the whole trailer cut (head -c -8) and a bit of the data flipped:
+	 * without the CRC the damage would pass; the missing end is an
+	 * error. A gzip stream followed by junk is one too. */
+	uint8_t *d8 = malloc(n + 3);
+	assert_non_null(d8);
+	memcpy(d8, b, n);
+	write_bytes(cut, d8, n - 8);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "truncated");
+	memcpy(d8 + n, "abc", 3);
+	write_bytes(cut, d8, n + 3);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "after the gzip stream");
+	free(d8);
+	/* noise does not compress: deflate stores it, so one flipped bit of
+	 * the file is one wrong pixel, which only the CRC can tell; with the
+	 * trailer cut too, only the stream's missing end */
+	uint8_t noise[6 * 28 * 28];
+	uint32_t x = 12345;
+	for (size_t i = 0; i < sizeof(noise); i++) {
+		x = x * 1103515245u + 12345u;
+		noise[i] = (uint8_t)(x >> 23);
+	}
+	uint32_t dd[3] = {6, 28, 28};
+	assert_int_equal(idx_write(cut, dd, 3, noise, f->err, sizeof(f->err)),
+			 FTPU_OK);
 	free(b);
+	b = read_bytes(cut, &n);
+	assert_true(n > sizeof(noise)); /* stored, not compressed */
+	b[n / 2] ^= 0x10;
+	write_bytes(cut, b, n);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "incorrect data check");
+	write_bytes(cut, b, n - 8);
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "truncated");
+	free(b);
+	/* a FIFO (no writer: opening it to read would wait for ever) */
+	in_dir(f, cut, "fifo.gz");
+	assert_int_equal(mkfifo(cut, 0600), 0);
+	alarm(20); /* a hang fails the test */
+	expect_fail(idx_read_images(cut, 28, 28, &i2, f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, cut, "not a regular file");
+	alarm(0);
+	assert_int_equal(unlink(cut), 0);
 	/* a plain file shorter than its dimensions */
 	in_dir(f, im, "i");
 	uint32_t d[3] = {6, 28, 28};
@@ -624,6 +669,26 @@ static void test_fashion_mnist_weights_file(void **state)
 	write_bytes(bad, b, 0);
 	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
 		    f->err, bad, "bad magic");
+	/* a FIFO, and /dev/zero (whose zeros would be read up to a bound,
+	 * 2 GiB, before the magic was looked at): refused unread */
+	in_dir(f, bad, "fifo.bin");
+	assert_int_equal(mkfifo(bad, 0600), 0);
+	alarm(20); /* a hang fails the test */
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "not a regular file");
+	alarm(0);
+	assert_int_equal(unlink(bad), 0);
+	expect_fail(mlp_load(&l, "/dev/zero", f->err, sizeof(f->err)),
+		    FTPU_ERR_CORRUPT, f->err, "/dev/zero", "not a regular file");
+	/* a header that announces far more than the file holds: refused
+	 * before anything beyond the header is read or allocated */
+	in_dir(f, bad, "bad.bin");
+	memcpy(c, b, n);
+	put_le32(c + 12, 1u << 16);
+	put_le32(c + 16, 1u << 16);
+	write_bytes(bad, c, 64);
+	expect_fail(mlp_load(&l, bad, f->err, sizeof(f->err)), FTPU_ERR_CORRUPT,
+		    f->err, bad, "truncated: 64 bytes");
 	/* a newer format, CRC intact */
 	memcpy(c, b, n);
 	put_le32(c + 8, 2);

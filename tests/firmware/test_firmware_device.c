@@ -445,6 +445,18 @@ static void test_firmware_device_libftpu(void **state)
 	assert_true(ran & FTPU_FW_TEST_GEMM);
 	gemm_vs_ref(dev, ref, 1);
 	assert_int_equal(ftpu_fw_info(ref, &fi), FTPU_ERR_UNSUPPORTED);
+	/* the ops with arguments too (BAD_REQUEST from a device that judges
+	 * the length first), and the device still works after them */
+	size_t len;
+	uint8_t *img = read_image(&len);
+	assert_int_equal(ftpu_fw_selftest(ref, &passed, &ran, &failed),
+			 FTPU_ERR_UNSUPPORTED);
+	assert_int_equal(ftpu_fw_load(ref, img, len, true), FTPU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(ftpu_last_error(ref), "no control core"));
+	assert_int_equal(ftpu_fw_boot(ref, 0), FTPU_ERR_UNSUPPORTED);
+	assert_int_equal(ftpu_fw_boot(ref, 1), FTPU_ERR_UNSUPPORTED);
+	free(img);
+	gemm_vs_ref(dev, ref, 1);
 	assert_int_equal(ftpu_fw_info(dev, NULL), FTPU_ERR_INVALID);
 	ftpu_close(ref);
 	assert_int_equal(ftpu_close(dev), FTPU_OK);

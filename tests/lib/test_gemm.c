@@ -679,6 +679,20 @@ static void test_gemm_alpha_zero(void **state)
 			 FTPU_OK);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(f32_bits(c[i]), 0);
+	/* unread, so A and B may be NULL (the leading dimensions are still
+	 * checked: test_gemm_bad_input) */
+	c[0] = 3;
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 3,
+				   0.0f, NULL, 3, NULL, 2, 2.0f, c, 2),
+			 FTPU_OK);
+	assert_true(c[0] == 6.0f && c[1] == 0.0f);
+	assert_int_equal(ftpu_gemm_bf16(dev, FTPU_TRANS, FTPU_NO_TRANS, 2, 2,
+					3, 0.0f, NULL, 2, NULL, 2, 0.5f, c, 2),
+			 FTPU_OK);
+	assert_true(c[0] == 3.0f);
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 3,
+				   0.0f, NULL, 3, NULL, 2, 2.0f, NULL, 2),
+			 FTPU_ERR_INVALID);
 }
 
 /* ftpu_gemm_bf16: the operands' bits as given, specials included. */

@@ -386,6 +386,13 @@ static bool last_error_has(const char *s)
 	return true;
 }
 
+/* The node of tensor t (its id carries g's tag, compile.h). */
+static const struct ftpu__node *node(const ftpu_graph *g, ftpu_tensor t)
+{
+	assert_true(t >= 0 && FTPU__TENSOR_INDEX(t) < g->n_nodes);
+	return &g->nodes[FTPU__TENSOR_INDEX(t)];
+}
+
 static void test_graph_builders_null_graph(void **state)
 {
 	(void)state;
@@ -442,7 +449,7 @@ static void test_graph_builders_bad_sizes(void **state)
 	float m[2 * 5] = { 1, 2, 3, 4, 99, 5, 6, 7, 8, 99 };
 	ftpu_tensor c = ftpu_graph_constant(g, 2, 4, m, 5, NULL);
 	assert_true(c >= 0);
-	assert_true(g->nodes[c].values[4] == 5.0f && g->nodes[c].values[7] == 8.0f);
+	assert_true(node(g, c)->values[4] == 5.0f && node(g, c)->values[7] == 8.0f);
 	ftpu_graph_destroy(g);
 }
 
@@ -455,16 +462,16 @@ static void test_graph_builders_shapes(void **state)
 	ftpu_tensor x = ftpu_graph_input(g, 37, 784, "pixels");
 	ftpu_tensor w1 = ftpu_graph_constant(g, 785, 2, w, 2, "w1");
 	ftpu_tensor w2 = ftpu_graph_constant(g, 784, 2, w, 2, "w2");
-	assert_int_equal(x, 0);
-	assert_int_equal(w1, 1);
-	assert_int_equal(w2, 2);
+	assert_int_equal(FTPU__TENSOR_INDEX(x), 0);
+	assert_int_equal(FTPU__TENSOR_INDEX(w1), 1);
+	assert_int_equal(FTPU__TENSOR_INDEX(w2), 2);
 	assert_int_equal(ftpu_graph_matmul(g, x, w1), FTPU_ERR_SHAPE);
 	assert_true(last_error_has("matmul: input t0 'pixels' [37 x 784] times constant t1 "
 				   "'w1' [785 x 2]: x has 784 columns but w has 785 rows"));
 	ftpu_tensor h = ftpu_graph_matmul(g, x, w2);
-	assert_int_equal(h, 3);
-	assert_int_equal(g->nodes[h].rows, 37);
-	assert_int_equal(g->nodes[h].cols, 2);
+	assert_int_equal(FTPU__TENSOR_INDEX(h), 3);
+	assert_int_equal(node(g, h)->rows, 37);
+	assert_int_equal(node(g, h)->cols, 2);
 	/* biases: 1 x n only */
 	ftpu_tensor b3 = ftpu_graph_constant(g, 1, 3, w, 3, "b3");
 	ftpu_tensor b2x2 = ftpu_graph_constant(g, 2, 2, w, 2, "b2x2");
@@ -475,7 +482,7 @@ static void test_graph_builders_shapes(void **state)
 	assert_int_equal(ftpu_graph_bias_add(g, h, b2x2), FTPU_ERR_SHAPE);
 	ftpu_tensor y = ftpu_graph_relu(g, ftpu_graph_bias_add(g, h, b));
 	assert_true(y >= 0);
-	assert_int_equal(g->nodes[y].rows, 37);
+	assert_int_equal(node(g, y)->rows, 37);
 	/* the first failure is kept */
 	assert_int_equal(g->status, FTPU_ERR_SHAPE);
 	assert_non_null(strstr(g->msg, "785 rows"));
@@ -518,6 +525,22 @@ static void test_graph_builders_failed_tensors(void **state)
 	assert_ptr_equal(p, (ftpu_program *)&info);
 	assert_non_null(strstr(why, "input: zero size [0 x 4]"));
 	ftpu_graph_destroy(g);
+
+	/* a good tensor of another graph is not this graph's, even where this
+	 * graph has a node of the same index */
+	ftpu_graph *g3;
+	assert_int_equal(ftpu_graph_create(&g), FTPU_OK);
+	assert_int_equal(ftpu_graph_create(&g3), FTPU_OK);
+	ftpu_tensor x = ftpu_graph_input(g, 2, 4, "x");
+	ftpu_tensor w3 = ftpu_graph_constant(g3, 4, 1, v, 1, "w3");
+	assert_true(x >= 0 && w3 >= 0);
+	assert_int_equal(ftpu_graph_matmul(g, x, w3), FTPU_ERR_INVALID);
+	assert_true(last_error_has("not a tensor of this graph"));
+	assert_int_equal(ftpu_graph_output(g3, x), FTPU_ERR_INVALID);
+	assert_int_equal(ftpu_graph_relu(g3, w3 + 1), FTPU_ERR_INVALID);
+	assert_true(ftpu_graph_relu(g3, w3) >= 0);
+	ftpu_graph_destroy(g);
+	ftpu_graph_destroy(g3);
 
 	/* a failed tensor from another graph fails this one too */
 	assert_int_equal(ftpu_graph_create(&g2), FTPU_OK);
@@ -884,6 +907,11 @@ static void test_graph_dag(void **state)
 	assert_int_equal(ftpu_program_shape(p, 1, 0, &rows, &cs), FTPU_OK);
 	assert_int_equal(cs, 6);
 	assert_int_equal(ftpu_program_shape(p, 1, 6, &rows, &cs), FTPU_ERR_INVALID);
+	/* is_output is 0 or 1, no other truth value */
+	rows = cs = 77;
+	assert_int_equal(ftpu_program_shape(p, 7, 0, &rows, &cs), FTPU_ERR_INVALID);
+	assert_int_equal(ftpu_program_shape(p, -1, 0, &rows, &cs), FTPU_ERR_INVALID);
+	assert_true(rows == 77 && cs == 77);
 	assert_int_equal(ftpu_program_shape(NULL, 1, 0, &rows, &cs), FTPU_ERR_INVALID);
 	assert_int_equal(ftpu_program_io(NULL, &n_in, &n_out), FTPU_ERR_INVALID);
 

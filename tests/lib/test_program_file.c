@@ -314,11 +314,40 @@ static void test_program_file_save(void **state)
 	assert_int_equal(mkdir(bad, 0700), 0);
 	assert_int_equal(ftpu_program_save(p, bad), FTPU_ERR_IO);
 	assert_int_equal(dir_entries(f->dir), 2);
+	/* a symbolic link is written through: the link stays, its target
+	 * gets the file; a link to a missing directory fails */
+	char link[200], target[200];
+	struct stat ls;
+	snprintf(link, sizeof(link), "%s/link", f->dir);
+	snprintf(target, sizeof(target), "%s/target", f->dir);
+	assert_int_equal(symlink("target", link), 0);
+	assert_int_equal(ftpu_program_save(p, link), FTPU_OK);
+	assert_int_equal(lstat(link, &ls), 0);
+	assert_true(S_ISLNK(ls.st_mode));
+	expect_load(target, FTPU_OK);
+	expect_load(link, FTPU_OK);
+	assert_int_equal(dir_entries(f->dir), 4);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(target), 0);
+	assert_int_equal(symlink("none/target", link), 0);
+	assert_int_equal(ftpu_program_save(p, link), FTPU_ERR_NOT_FOUND);
+	assert_int_equal(lstat(link, &ls), 0);
+	assert_true(S_ISLNK(ls.st_mode));
+	assert_int_equal(unlink(link), 0);
 	assert_int_equal(ftpu_program_save(NULL, f->path), FTPU_ERR_INVALID);
 	assert_int_equal(ftpu_program_save(p, NULL), FTPU_ERR_INVALID);
 	assert_int_equal(ftpu_program_save(p, ""), FTPU_ERR_INVALID);
-	/* loading a directory, a missing file, NULLs */
+	/* loading a directory, a FIFO or a device (refused before a read,
+	 * which would wait for a writer or never end), a missing file, NULLs */
 	expect_load(bad, FTPU_ERR_CORRUPT);
+	snprintf(bad, sizeof(bad), "%s/fifo", f->dir);
+	assert_int_equal(mkfifo(bad, 0600), 0);
+	alarm(20); /* a hang fails the test */
+	expect_load(bad, FTPU_ERR_CORRUPT);
+	assert_non_null(strstr(ftpu_last_error(NULL), "not a regular file (a FIFO)"));
+	expect_load("/dev/zero", FTPU_ERR_CORRUPT);
+	alarm(0);
+	assert_int_equal(unlink(bad), 0);
 	snprintf(bad, sizeof(bad), "%s/missing", f->dir);
 	expect_load(bad, FTPU_ERR_NOT_FOUND);
 	assert_int_equal(ftpu_program_load(NULL, &p), FTPU_ERR_INVALID);

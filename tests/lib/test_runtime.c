@@ -223,6 +223,69 @@ static void test_truncated_program(void **state)
 	}
 }
 
+/* A closed handle (ftpu.h: undefined, but detected): every call fails with
+ * FTPU_ERR_STATE instead of hanging on freed memory, a second close too. */
+static void test_closed_handle(void **state)
+{
+	(void)state;
+	ftpu_device *dev, *other;
+	struct ftpu_device_info info;
+	struct ftpu_stats st;
+	struct ftpu_fw_info fi;
+	float a[4] = { 1, 2, 3, 4 }, c[4] = { 0 };
+	assert_int_equal(ftpu_open("ref", &dev), FTPU_OK);
+	assert_int_equal(ftpu_open("ref", &other), FTPU_OK);
+	assert_int_equal(ftpu_close(dev), FTPU_OK);
+	assert_int_equal(ftpu_close(dev), FTPU_ERR_STATE);
+	assert_non_null(strstr(ftpu_last_error(NULL), "not an open device"));
+	assert_non_null(strstr(ftpu_last_error(dev), "not an open device"));
+	assert_int_equal(ftpu_get_info(dev, &info), FTPU_ERR_STATE);
+	assert_int_equal(ftpu_set_timeout(dev, 100), FTPU_ERR_STATE);
+	assert_int_equal(ftpu_reset(dev), FTPU_ERR_STATE);
+	assert_int_equal(ftpu_last_stats(dev, &st), FTPU_ERR_STATE);
+	assert_int_equal(ftpu_fw_info(dev, &fi), FTPU_ERR_STATE);
+	assert_int_equal(ftpu_fw_boot(dev, 0), FTPU_ERR_STATE);
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 2, 1, a, 2, a, 2,
+				   0, c, 2),
+			 FTPU_ERR_STATE);
+	assert_true(c[0] == 0);
+	assert_int_equal(ftpu_run(dev, NULL, NULL, NULL, NULL), FTPU_ERR_STATE);
+	/* the other handle is untouched */
+	assert_int_equal(ftpu_gemm(other, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 2, 1, a, 2, a, 2,
+				   0, c, 2),
+			 FTPU_OK);
+	assert_true(c[0] == 7);
+	assert_int_equal(ftpu_close(other), FTPU_OK);
+}
+
+/* A very long URI: the message names it elided and ends as written. */
+static void test_long_uri(void **state)
+{
+	(void)state;
+	static const char *const schemes[] = { "nosuch:", "uart:/dev/", "xdma:/dev/", "ref:",
+					       "sim:rows=" };
+	static char uri[5000 + 16];
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+		ftpu_device *dev = (ftpu_device *)0x1;
+		size_t n = strlen(schemes[i]);
+		memcpy(uri, schemes[i], n);
+		memset(uri + n, 'A', 5000 - n);
+		uri[5000] = '\0';
+		assert_true(ftpu_open(uri, &dev) < 0);
+		assert_true(dev == (ftpu_device *)0x1);
+		const char *msg = ftpu_last_error(NULL);
+		size_t len = strlen(msg);
+		/* the URI at most as its first 64 bytes and "...", never cut */
+		char run[66];
+		memset(run, 'A', 65);
+		run[65] = '\0';
+		if (len < 8 || strstr(msg, run) || msg[len - 1] == 'A')
+			fail_msg("%s...: message not elided: %s", schemes[i], msg);
+		if (i == 0 && !strstr(msg, "xdma:/dev/xdmaN)"))
+			fail_msg("the list of schemes is cut: %s", msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +293,8 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_fault_and_recovery),
 		cmocka_unit_test(test_truncated_program),
+		cmocka_unit_test(test_closed_handle),
+		cmocka_unit_test(test_long_uri),
 	};
 	return cmocka_run_group_tests_name("runtime (ref and sim)", tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * arrive, so a read finds everything the device will ever send.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "ftpu.h"
 #include "ref_device.h"
@@ -17,7 +18,9 @@ static int ref_open(const char *opts, void **ctx, char *err, size_t err_len)
 	int ret;
 
 	if (opts[0]) {
-		snprintf(err, err_len, "ref takes no options (got \"%s\")", opts);
+		/* a long one elided, so the message ends as written */
+		snprintf(err, err_len, "ref takes no options (got \"%.64s%s\")", opts,
+			 strlen(opts) > 64 ? "..." : "");
 		return FTPU_ERR_INVALID;
 	}
 	ftpu_ref_device_default_config(&cfg);
