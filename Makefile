@@ -64,6 +64,7 @@ INC_tests/cpu := $(HARNESS_INC) -Ifirmware/include
 INC_tests/firmware := $(HARNESS_INC) -Ifirmware/include
 INC_tests/fuzz := -Iproto -Ifirmware/include
 INC_tests/examples := -Ihost-lib/include -Iharness
+INC_tests/tools := -Ihost-lib/include
 INC_bench := $(LIB_INC) $(HARNESS_INC)
 # Folders a layer may reach by a relative include (../x.c) beyond its -I.
 ROOTS_tests/firmware := firmware tests/fuzz examples
@@ -72,7 +73,7 @@ ROOTS_tests/examples := examples
 ROOTS_firmware := firmware
 LAYERS := host-lib/src/transports/ref_transport.c proto model firmware host-lib sim \
 	tools examples harness tests/proto tests/model tests/lib tests/transport tests/rtl \
-	tests/cpu tests/firmware tests/fuzz tests/examples bench
+	tests/cpu tests/firmware tests/fuzz tests/examples tests/tools bench
 layer_of = $(firstword $(foreach l,$(LAYERS),$(if $(filter $(l) $(l)/%,$(1)),$(l))))
 layer_inc = $(if $(call layer_of,$(1)),$(INC_$(call layer_of,$(1))),$(error $(1): in no layer (Makefile LAYERS)))
 
@@ -181,7 +182,7 @@ install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in host-lib/udev/
 
 # --- tests -------------------------------------------------------------------
 # tests/<what>/test_*.c, by what they test: proto, model, lib, transport,
-# rtl, cpu, firmware, examples. A test with models (<test>_MODELS,
+# rtl, cpu, firmware, examples, tools. A test with models (<test>_MODELS,
 # mk/models.mk) links them with C++; one without is a host test, also
 # built under the sanitizers.
 TEST_SRCS := $(wildcard tests/*/test_*.c)
@@ -191,6 +192,8 @@ RTL_TESTS := $(foreach t,$(TEST_SRCS),$(if $($(call test_name,$(t))_MODELS),$(BU
 
 $(HOST_TESTS): $(BUILD)/%: $(BUILD)/%.o $(LIBFTPU)
 	$(CC) $(CFLAGS) $^ -o $@ -lcmocka -lz $(LDLIBS)
+# tests/tools/ run the built ftpu command (not linked into them).
+$(filter $(BUILD)/tests/tools/%,$(HOST_TESTS)): | $(FTPU_CLI)
 
 # A test with models links those named in its <test>_MODELS variable, and
 # the objects in its <test>_OBJS (code under test outside the library).
@@ -203,7 +206,8 @@ $(RTL_TESTS): $(BUILD)/%: $(BUILD)/%.o $$($$(notdir $$*)_OBJS) \
 # The host tests again under AddressSanitizer and UndefinedBehaviorSanitizer
 # (their own objects and library under $(BUILD)/san).
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-SAN_TESTS := $(patsubst $(BUILD)/%,$(BUILD)/san/%_san,$(HOST_TESTS))
+SAN_TESTS := $(patsubst $(BUILD)/%,$(BUILD)/san/%_san,\
+	$(filter-out $(BUILD)/tests/tools/%,$(HOST_TESTS)))
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 LIBFTPU_SAN := $(BUILD)/san/libftpu.a
 $(BUILD)/san/%.o: %.c

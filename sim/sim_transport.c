@@ -87,6 +87,10 @@ static const struct sim_board *find_board(const char *name, size_t len)
 	return NULL;
 }
 
+/* A user's text in a message: at most 64 bytes, the rest elided, so the
+ * message ends as written */
+#define SHOWN(n, s) (int)((n) > 64 ? 64 : (n)), (s), ((n) > 64 ? "..." : "")
+
 /* Whether the options name rows= or cols= (board= sets its own array). */
 static bool opts_have_rows(const char *opts)
 {
@@ -113,27 +117,27 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 		size_t vlen = eq ? len - klen - 1 : 0;
 
 		if (!eq || klen == 0) {
-			snprintf(err, err_len, "sim option \"%.*s\" is not key=value",
-				 (int)len, p);
+			snprintf(err, err_len, "sim option \"%.*s%s\" is not key=value",
+				 SHOWN(len, p));
 			return FTPU_ERR_INVALID;
 		}
 		if (klen == 4 && !memcmp(p, "rows", 4)) {
 			if (!parse_uint(val, vlen, &rows)) {
-				snprintf(err, err_len, "sim option rows=\"%.*s\" is not a number",
-					 (int)vlen, val);
+				snprintf(err, err_len, "sim option rows=\"%.*s%s\" is not a number",
+					 SHOWN(vlen, val));
 				return FTPU_ERR_INVALID;
 			}
 		} else if (klen == 4 && !memcmp(p, "cols", 4)) {
 			if (!parse_uint(val, vlen, &cols)) {
-				snprintf(err, err_len, "sim option cols=\"%.*s\" is not a number",
-					 (int)vlen, val);
+				snprintf(err, err_len, "sim option cols=\"%.*s%s\" is not a number",
+					 SHOWN(vlen, val));
 				return FTPU_ERR_INVALID;
 			}
 		} else if (klen == 5 && !memcmp(p, "board", 5)) {
 			board = find_board(val, vlen);
 			if (!board) {
-				snprintf(err, err_len, "no simulated board \"%.*s\" (built: "
-					 "icebreaker, tangnano20k)", (int)vlen, val);
+				snprintf(err, err_len, "no simulated board \"%.*s%s\" (built: "
+					 "icebreaker, tangnano20k)", SHOWN(vlen, val));
 				return FTPU_ERR_UNSUPPORTED;
 			}
 		} else if (klen == 5 && !memcmp(p, "trace", 5)) {
@@ -145,8 +149,8 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 			trace[vlen] = '\0';
 		} else {
 			snprintf(err, err_len,
-				 "unknown sim option \"%.*s\" (known: rows, cols, board, trace)",
-				 (int)klen, p);
+				 "unknown sim option \"%.*s%s\" (known: rows, cols, board, trace)",
+				 SHOWN(klen, p));
 			return FTPU_ERR_INVALID;
 		}
 		p = end ? end + 1 : p + len;

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_ftpu_cli.c - the ftpu command (tools/ftpu.c) given bad arguments and
+ * hostile files, run as a user runs it (the built binary, on ref): sizes
+ * parsed strictly, outputs checked before the GEMM runs and not clobbered
+ * when it fails, FIFOs refused without blocking, firmware ops on a device
+ * without a control core "not supported". Every run is bounded by
+ * timeout(1), so a hang fails the case instead of the suite.
+ */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char ftpu_bin[PATH_MAX];
+static char dir[64];
+static char out[16384];
+
+/* Runs `ftpu ARGS` (args already quoted for the shell), its stdout and
+ * stderr into out; returns its exit status (124: timed out). */
+static int run(const char *args)
+{
+	char cmd[PATH_MAX + 1024];
+	snprintf(cmd, sizeof(cmd), "timeout 30 '%s' %s 2>&1", ftpu_bin, args);
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	size_t got = fread(out, 1, sizeof(out) - 1, f);
+	out[got] = '\0';
+	int st = pclose(f);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static void expect(const char *args, int rc, const char *text)
+{
+	int got = run(args);
+	if (got != rc || !strstr(out, text))
+		fail_msg("ftpu %s: exit %d (want %d), output without \"%s\":\n%s", args, got, rc,
+			 text, out);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ssize_t n = readlink("/proc/self/exe", ftpu_bin, sizeof(ftpu_bin) - 1);
+	if (n <= 0)
+		return -1;
+	ftpu_bin[n] = '\0';
+	*strrchr(ftpu_bin, '/') = '\0'; /* build/tests/tools */
+	strncat(ftpu_bin, "/../../tools/ftpu", sizeof(ftpu_bin) - strlen(ftpu_bin) - 1);
+	snprintf(dir, sizeof(dir), "/tmp/ftpu-cli-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	return mkfifo(path, 0600);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_sizes_strict(void **state)
+{
+	(void)state;
+	expect("gemm ref -1 1 1", 2, "'-1' is not a size");
+	expect("gemm ref 1 -1 1", 2, "'-1' is not a size");
+	expect("gemm ref ' 4' 4 4", 2, "' 4' is not a size");
+	expect("gemm ref 4 '4 ' 4", 2, "'4 ' is not a size");
+	expect("gemm ref 4 4 0x4", 2, "'0x4' is not a size");
+	expect("gemm ref 4 4 1048577", 2, "not a size in 1..1048576");
+	expect("gemm ref 4 4 4", 0, "device cycles");
+}
+
+static void test_output_checked_first(void **state)
+{
+	(void)state;
+	char args[256], path[128];
+
+	/* refused before the GEMM runs: nothing computed, nothing printed */
+	expect("gemm ref 4 4 4 --out /dev/full", 1, "not a regular file");
+	assert_null(strstr(out, "device cycles"));
+	snprintf(args, sizeof(args), "gemm ref 4 4 4 --out %s/no/such/dir", dir);
+	expect(args, 1, "No such file or directory");
+	assert_null(strstr(out, "device cycles"));
+
+	/* a failed run keeps the file it would have replaced */
+	snprintf(path, sizeof(path), "%s/kept", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("kept\n", f);
+	fclose(f);
+	snprintf(args, sizeof(args), "gemm nosuch: 4 4 4 --out %s", path);
+	expect(args, 1, "unknown device URI");
+	char buf[16] = "";
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "kept\n");
+
+	/* and a good one writes m x n fp32 values */
+	snprintf(args, sizeof(args), "gemm ref 4 4 4 --out %s", path);
+	expect(args, 0, "device cycles");
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 4 * 4 * 4);
+}
+
+static void test_fifo_refused(void **state)
+{
+	(void)state;
+	char args[256];
+	snprintf(args, sizeof(args), "gemm ref 4 4 4 --a %s/fifo", dir);
+	expect(args, 1, "not a regular file (a FIFO)");
+	snprintf(args, sizeof(args), "fw load ref %s/fifo", dir);
+	expect(args, 1, "not a regular file (a FIFO)");
+}
+
+static void test_firmware_unsupported(void **state)
+{
+	(void)state;
+	char args[256], path[128];
+	snprintf(path, sizeof(path), "%s/image", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 256; i++)
+		fputc(i, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "fw load ref %s", path);
+	expect(args, 1, "not supported");
+	expect("fw info ref", 1, "not supported");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes_strict),
+		cmocka_unit_test(test_output_checked_first),
+		cmocka_unit_test(test_fifo_refused),
+		cmocka_unit_test(test_firmware_unsupported),
+	};
+	return cmocka_run_group_tests_name("ftpu command", tests, setup, teardown);
+}
