@@ -58,8 +58,9 @@
 // address, and a write to a read-only CSR (address bits 11:10 = 3), is an
 // illegal instruction; CSRRS/CSRRC with rs1 = x0 and CSRRSI/CSRRCI with
 // uimm = 0 do not write. mcycle counts every clock out of reset, minstret
-// every retired instruction; a CSR write to a counter takes the place of
-// that cycle's increment. time/timeh are not implemented (illegal).
+// every retired instruction; a CSR write to either half of a counter takes
+// the place of that cycle's increment of the whole 64-bit counter (as Spike
+// and Sail: the other half keeps its value). time/timeh are not implemented (illegal).
 module ftpu_rv32i #(
   parameter logic [31:0] BootAddr = 32'h0000_0000
 ) (
@@ -531,10 +532,12 @@ module ftpu_rv32i #(
         CsrMepc:      mepc_d = csr_wdata[31:2];
         CsrMcause:    mcause_d = csr_wdata[3:0];
         CsrMtval:     mtval_d = csr_wdata;
-        CsrMcycle:    mcycle_d[31:0] = csr_wdata;
-        CsrMcycleh:   mcycle_d[63:32] = csr_wdata;
-        CsrMinstret:  minstret_d[31:0] = csr_wdata;
-        CsrMinstreth: minstret_d[63:32] = csr_wdata;
+        // the written half with the other as it was: no increment of the
+        // whole counter, so no carry into or out of the written half
+        CsrMcycle:    mcycle_d = {mcycle_q[63:32], csr_wdata};
+        CsrMcycleh:   mcycle_d = {csr_wdata, mcycle_q[31:0]};
+        CsrMinstret:  minstret_d = {minstret_q[63:32], csr_wdata};
+        CsrMinstreth: minstret_d = {csr_wdata, minstret_q[31:0]};
         default: ;
       endcase
     end

@@ -108,6 +108,21 @@
 	csrr a1, minstret
 	sub a2, a1, a0
 	EXPECT a2, 302			/* csrr, li, 300 */
+
+	CHECK 9	/* a write to either half replaces the increment of the whole
+		 * counter: nothing carries out of a written low half */
+	csrw minstreth, zero
+	li a0, -1
+	csrw minstret, a0		/* {0, 0xffffffff} */
+	csrw minstret, a0		/* at {0, 0xffffffff}: +1 would carry */
+	csrr a1, minstreth
+	EXPECT a1, 0
+	csrw mcycleh, zero
+	li a0, -3
+	csrw mcycle, a0			/* 0xfffffffd ... */
+	csrw mcycle, zero		/* ... 0xffffffff at this write (3 cycles on) */
+	csrr a1, mcycleh
+	EXPECT a1, 0
 	j pass
 
 	TEST_END
