@@ -12,6 +12,7 @@
 #   make bitstream / flash BOARD=icebreaker   the iCE40 flow
 #   make firmware      the control core's images (mk/models/cpu.mk)
 #   make bench         benchmarks (tables, never pass/fail)
+#   make soak          30 minutes of random calls with link faults (SOAK_SECONDS)
 #   make sim           build the Verilated models
 #   make clean         remove build/ (the tools in .venv/ stay; make distclean removes them too)
 #   TRACE=1            build models with FST tracing; waves go to build/waves/
@@ -302,6 +303,14 @@ endif
 bench: $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; echo; done
 
+# make soak: random GEMMs, programs and CONTROL requests against the
+# simulated device behind a pty with link faults injected (bench/bench_soak.c);
+# fails on a wrong result, an unclean error, a hang or memory growth.
+SOAK_SECONDS ?= 1800
+SOAK_SEED ?= 1
+soak: $(BUILD)/bench/bench_soak
+	$< --seconds $(SOAK_SECONDS) --seed $(SOAK_SEED)
+
 # make test compiles (never runs) every benchmark and example too, so that
 # none of them rots; plain make builds all of it and runs nothing.
 test: $(BENCHES) $(EXAMPLES) $(FMNIST)
@@ -317,6 +326,6 @@ clean:
 distclean: clean
 	rm -rf .venv
 
-.PHONY: all deps test check-full bench clean distclean sim lint synth demo install fashion_mnist \
+.PHONY: all deps test check-full bench soak clean distclean sim lint synth demo install fashion_mnist \
 	spec spec-check
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
