@@ -300,6 +300,15 @@ demo: $(FMNIST) $(DEMO_DEPS_STAMP)
 	$< $(DEMO_ARGS)
 endif
 
+# README's quoted program outputs (scripts/docs/outputs.py): hello_gemm's in
+# every make test, the demo's (ten minutes of simulation) in check-full.
+docs-outputs: $(BUILD)/examples/hello_gemm
+	@python3 scripts/docs/outputs.py check README.md hello_gemm
+docs-outputs-full: $(FMNIST) $(DEMO_DEPS_STAMP)
+	@python3 scripts/docs/outputs.py check README.md demo
+test: docs-outputs
+check-full: docs-outputs-full
+
 bench: $(BENCHES)
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; echo; done
 
@@ -326,6 +335,6 @@ clean:
 distclean: clean
 	rm -rf .venv
 
-.PHONY: all deps test check-full bench soak clean distclean sim lint synth demo install fashion_mnist \
+.PHONY: all deps test check-full bench soak docs-outputs docs-outputs-full clean distclean sim lint synth demo install fashion_mnist \
 	spec spec-check
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
