@@ -13,11 +13,34 @@ cc -std=c11 -Wall -Werror examples/hello_gemm.c $(pkg-config --cflags --libs ftp
 echo "installed: $(ls "$prefix/lib" | tr '\n' ' ')"
 LD_LIBRARY_PATH="$prefix/lib" "$prefix/hello_gemm"
 "$prefix/bin/ftpu" info ref | head -3
+# A program linked with the static library has no simulated device: "sim"
+# fails with a reason that says what an installed user can do (the shared
+# library, or "ref"), not a path in the source tree.
+cat > "$prefix/static_sim.c" <<'EOF'
+#include <stdio.h>
+#include <ftpu.h>
+int main(void)
+{
+	ftpu_device *dev;
+	int ret = ftpu_open("sim", &dev);
+	printf("%s\n", ftpu_last_error(NULL));
+	return ret != FTPU_ERR_UNSUPPORTED;
+}
+EOF
+cc -std=c11 -Wall -Werror "$prefix/static_sim.c" $(pkg-config --cflags ftpu) \
+	"$prefix/lib/libftpu.a" -lusb-1.0 -lpthread -lm -o "$prefix/static_sim"
+why=$("$prefix/static_sim") || { echo "static library: sim did not fail as unsupported: $why"; exit 1; }
+if [[ $why != *-lftpu* || $why != *'"ref"'* || $why == *mk/* ]]; then
+	echo "static library: sim's reason does not tell an installed user what to do: $why"
+	exit 1
+fi
+echo "static: $why"
 # Only the public API is exported.
 if nm -D --defined-only "$prefix/lib/libftpu.so" | awk '{print $3}' | grep -v -e '^ftpu_' -e '^FTPU_0$' | grep -q .; then
 	echo "libftpu.so exports more than ftpu_*:"; nm -D --defined-only "$prefix/lib/libftpu.so" | head
 	exit 1
 fi
 echo "install check passed"
-# counted like the cmocka binaries: install + example, command, exports
-echo "[  PASSED  ] 3 test(s)."
+# counted like the cmocka binaries: install + example, command, static
+# library's sim, exports
+echo "[  PASSED  ] 4 test(s)."

@@ -71,7 +71,10 @@ typedef struct ftpu_device ftpu_device;
  * Opens a device by URI:
  *   "sim" or "sim:OPTS"  the in-process Verilated device (the default when
  *                        uri is NULL or ""); OPTS, comma-separated:
- *                        rows=N,cols=N (a built model's size), trace=FILE.fst
+ *                        rows=N,cols=N (a built model's size), trace=FILE.fst,
+ *                        board=NAME; in the shared libftpu.so only: a
+ *                        program linked with the static libftpu.a gets
+ *                        FTPU_ERR_UNSUPPORTED
  *   "ref"                the C model of the device (bit-exact, fast)
  *   "uart:TTY[@BAUD]"    a serial port, default 3000000 baud
  *   "xdma:/dev/xdmaN"    a PCIe card through the Xilinx XDMA driver
