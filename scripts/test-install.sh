@@ -27,8 +27,15 @@ int main(void)
 	return ret != FTPU_ERR_UNSUPPORTED;
 }
 EOF
+# Linked as ftpu.pc says, from pkg-config --static (the libraries libftpu.a
+# needs; no -ludev: Debian has no libudev.a, and no libudev.so link
+# without libudev-dev).
+static_libs=$(pkg-config --static --libs ftpu)
 cc -std=c11 -Wall -Werror "$prefix/static_sim.c" $(pkg-config --cflags ftpu) \
-	"$prefix/lib/libftpu.a" -lusb-1.0 -lpthread -lm -o "$prefix/static_sim"
+	${static_libs/-lftpu/-l:libftpu.a} -o "$prefix/static_sim"
+if readelf -d "$prefix/static_sim" | grep -q 'NEEDED.*libftpu'; then
+	echo "static library: the program links libftpu.so"; exit 1
+fi
 why=$("$prefix/static_sim") || { echo "static library: sim did not fail as unsupported: $why"; exit 1; }
 if [[ $why != *-lftpu* || $why != *'"ref"'* || $why == *mk/* ]]; then
 	echo "static library: sim's reason does not tell an installed user what to do: $why"
@@ -42,5 +49,5 @@ if nm -D --defined-only "$prefix/lib/libftpu.so" | awk '{print $3}' | grep -v -e
 fi
 echo "install check passed"
 # counted like the cmocka binaries: install + example, command, static
-# library's sim, exports
+# library (pkg-config --static, its sim), exports
 echo "[  PASSED  ] 4 test(s)."
