@@ -8,6 +8,12 @@ prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 make -s install PREFIX="$prefix" BUILD="${BUILD:-build}" > "$prefix/install.log"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# The rules went under the prefix, where udev does not read them: make
+# install says so and how to put them where it does, not "reload udev".
+if ! grep -q "rules.d/99-ftpu.rules, where udev does not read them" "$prefix/install.log" ||
+   ! grep -q "sudo cp $prefix/lib/udev/rules.d/99-ftpu.rules /etc/udev/rules.d/" "$prefix/install.log"; then
+	echo "make install PREFIX=$prefix: misleading udev message:"; cat "$prefix/install.log"; exit 1
+fi
 cc -std=c11 -Wall -Werror examples/hello_gemm.c $(pkg-config --cflags --libs ftpu) \
 	-o "$prefix/hello_gemm"
 echo "installed: $(ls "$prefix/lib" | tr '\n' ' ')"
@@ -48,6 +54,6 @@ if nm -D --defined-only "$prefix/lib/libftpu.so" | awk '{print $3}' | grep -v -e
 	exit 1
 fi
 echo "install check passed"
-# counted like the cmocka binaries: install + example, command, static
-# library (pkg-config --static, its sim), exports
-echo "[  PASSED  ] 4 test(s)."
+# counted like the cmocka binaries: install + example, udev message,
+# command, static library (pkg-config --static, its sim), exports
+echo "[  PASSED  ] 5 test(s)."
