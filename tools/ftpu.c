@@ -6,6 +6,8 @@
  *   ftpu list | info URI | selftest URI | gemm URI M K N | bench URI
  *   ftpu fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]
  *
+ * Every command takes --help or -h anywhere after it: usage on stdout, exit 0.
+ *
  * Errors are one line on stderr and a non-zero exit: 1 for a failure of
  * the device or the check, 2 for bad usage.
  */
@@ -183,6 +185,18 @@ static void list_one(const char *uri, unsigned timeout_ms, int width)
 	       i.protocol & 0xffffu);
 }
 
+static void help_list(void)
+{
+	printf("usage: %s list [--timeout MS]\n\n"
+	       "Lists the devices this build can open: the simulated device, "
+	       "the C model,\nand every board device found (serial ports "
+	       "ttyUSB*/ttyACM*, XDMA cards,\nUSB devices), each opened and "
+	       "asked for INFO within MS milliseconds\n(default 1000). A "
+	       "device that does not answer is listed with the reason.\n"
+	       "FTPU_DEV_DIR: where to look for device nodes instead of /dev.\n",
+	       prog);
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	static const char *const builtin[] = { "sim", "sim:rows=4", "ref" };
@@ -191,17 +205,6 @@ static int cmd_list(int argc, char **argv)
 	int width = 14;
 
 	for (int a = 1; a < argc; a++) {
-		if (is_help(argv[a])) {
-			printf("usage: %s list [--timeout MS]\n\n"
-			       "Lists the devices this build can open: the simulated device, "
-			       "the C model,\nand every board device found (serial ports "
-			       "ttyUSB*/ttyACM*, XDMA cards,\nUSB devices), each opened and "
-			       "asked for INFO within MS milliseconds\n(default 1000). A "
-			       "device that does not answer is listed with the reason.\n"
-			       "FTPU_DEV_DIR: where to look for device nodes instead of /dev.\n",
-			       prog);
-			return 0;
-		}
 		if (!strcmp(argv[a], "--timeout") && a + 1 < argc) {
 			if (!parse_size(argv[++a], 600000, &timeout_ms))
 				return usage_error("list", "bad --timeout '%s'", argv[a]);
@@ -250,15 +253,16 @@ static int open_arg(const char *cmd, int argc, char **argv, ftpu_device **dev)
 	return 0;
 }
 
+static void help_info(void)
+{
+	printf("usage: %s info URI\n\nPrints what the device reports: array, "
+	       "memories, clock, protocol.\nURI: sim, sim:rows=4, ref, uart:TTY[@BAUD], "
+	       "xdma:/dev/xdmaN, usb:...\n", prog);
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	ftpu_device *dev;
-	if (argc > 1 && is_help(argv[1])) {
-		printf("usage: %s info URI\n\nPrints what the device reports: array, "
-		       "memories, clock, protocol.\nURI: sim, sim:rows=4, ref, uart:TTY[@BAUD], "
-		       "xdma:/dev/xdmaN, usb:...\n", prog);
-		return 0;
-	}
 	if (argc > 2)
 		return usage_error("info", "unexpected argument '%s'", argv[2]);
 	int ret = open_arg("info", argc, argv, &dev);
@@ -438,6 +442,13 @@ static size_t mismatches(const float *got, const float *want, size_t n)
 
 /* ---- selftest ------------------------------------------------------------------------- */
 
+static void help_selftest(void)
+{
+	printf("usage: %s selftest URI\n\nRuns known GEMMs on the device and checks "
+	       "every result bit for bit\nagainst the reference (docs/numerics.md).\n",
+	       prog);
+}
+
 static int cmd_selftest(int argc, char **argv)
 {
 	static const struct { size_t m, k, n; } shapes[] = {
@@ -445,12 +456,6 @@ static int cmd_selftest(int argc, char **argv)
 		{ 128, 784, 128 }, { 3, 1000, 70 },
 	};
 	ftpu_device *dev;
-	if (argc > 1 && is_help(argv[1])) {
-		printf("usage: %s selftest URI\n\nRuns known GEMMs on the device and checks "
-		       "every result bit for bit\nagainst the reference (docs/numerics.md).\n",
-		       prog);
-		return 0;
-	}
 	if (argc > 2)
 		return usage_error("selftest", "unexpected argument '%s'", argv[2]);
 	int ret = open_arg("selftest", argc, argv, &dev);
@@ -490,6 +495,17 @@ static int cmd_selftest(int argc, char **argv)
 
 /* ---- gemm ---------------------------------------------------------------------------------- */
 
+static void help_gemm(void)
+{
+	printf("usage: %s gemm URI M K N [--a FILE] [--b FILE] [--out FILE] "
+	       "[--check] [--seed N]\n\n"
+	       "C (MxN) = A (MxK) * B (KxN) on the device: random operands in "
+	       "[-1, 1) or raw\nlittle-endian fp32 row-major files; prints time "
+	       "and the device's stats.\n--check compares every result with the "
+	       "bit-exact reference. --out (a regular file) is made ready before\n"
+	       "the GEMM runs and replaced whole once it is done.\n", prog);
+}
+
 static int cmd_gemm(int argc, char **argv)
 {
 	const char *fa = NULL, *fb = NULL, *fout = NULL;
@@ -499,16 +515,6 @@ static int cmd_gemm(int argc, char **argv)
 	const char *uri = NULL;
 
 	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			printf("usage: %s gemm URI M K N [--a FILE] [--b FILE] [--out FILE] "
-			       "[--check] [--seed N]\n\n"
-			       "C (MxN) = A (MxK) * B (KxN) on the device: random operands in "
-			       "[-1, 1) or raw\nlittle-endian fp32 row-major files; prints time "
-			       "and the device's stats.\n--check compares every result with the "
-			       "bit-exact reference. --out (a regular file) is made ready before\n"
-			       "the GEMM runs and replaced whole once it is done.\n", prog);
-			return 0;
-		}
 		const char **slot = !strcmp(argv[i], "--a") ? &fa : !strcmp(argv[i], "--b") ? &fb :
 				    !strcmp(argv[i], "--out") ? &fout : NULL;
 		if (slot || !strcmp(argv[i], "--seed")) {
@@ -604,6 +610,13 @@ static int cmd_gemm(int argc, char **argv)
 
 /* ---- bench ----------------------------------------------------------------------------------- */
 
+static void help_bench(void)
+{
+	printf("usage: %s bench URI [--quick]\n\nA GEMM sweep through ftpu_gemm: device "
+	       "cycles and utilization, the\nlink roofline, host time. --quick stops "
+	       "before the largest shapes.\n", prog);
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	static const struct { size_t m, k, n; } sweep[] = {
@@ -614,14 +627,8 @@ static int cmd_bench(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = true;
-		else if (!is_help(argv[i]))
+		else
 			return usage_error("bench", "unexpected argument '%s'", argv[i]);
-	}
-	if (argc > 1 && is_help(argv[1])) {
-		printf("usage: %s bench URI [--quick]\n\nA GEMM sweep through ftpu_gemm: device "
-		       "cycles and utilization, the\nlink roofline, host time. --quick stops "
-		       "before the largest shapes.\n", prog);
-		return 0;
 	}
 	ftpu_device *dev;
 	int ret = open_arg("bench", argc, argv, &dev);
@@ -735,20 +742,25 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static void help_fw(void)
+{
+	printf("usage: %s fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]\n\n"
+	       "The device's control core (docs/firmware.md):\n"
+	       "  info       its firmware: version, boots, update slot, faults\n"
+	       "  selftest   the firmware's self-test, run on the core\n"
+	       "  load       send an update image (make firmware: build/fw/ftpu_fw_app.img);\n"
+	       "             the device checks it (CRC, version, size) and boots it unless\n"
+	       "             --no-boot. A refused image leaves the running firmware.\n",
+	       prog);
+}
+
 static int cmd_fw(int argc, char **argv)
 {
 	ftpu_device *dev;
 	const char *sub = argc > 1 ? argv[1] : "";
-	if (argc < 2 || is_help(sub)) {
-		printf("usage: %s fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]\n\n"
-		       "The device's control core (docs/firmware.md):\n"
-		       "  info       its firmware: version, boots, update slot, faults\n"
-		       "  selftest   the firmware's self-test, run on the core\n"
-		       "  load       send an update image (make firmware: build/fw/ftpu_fw_app.img);\n"
-		       "             the device checks it (CRC, version, size) and boots it unless\n"
-		       "             --no-boot. A refused image leaves the running firmware.\n",
-		       prog);
-		return argc < 2 ? EXIT_USAGE : 0;
+	if (argc < 2) {
+		help_fw();
+		return EXIT_USAGE;
 	}
 	bool load = !strcmp(sub, "load"), boot = true;
 	if (strcmp(sub, "info") && strcmp(sub, "selftest") && !load)
@@ -815,16 +827,28 @@ static int help(void)
 
 int main(int argc, char **argv)
 {
-	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-		{ "list", cmd_list }, { "info", cmd_info }, { "selftest", cmd_selftest },
-		{ "gemm", cmd_gemm }, { "bench", cmd_bench }, { "fw", cmd_fw },
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+		void (*help)(void);
+	} cmds[] = {
+		{ "list", cmd_list, help_list }, { "info", cmd_info, help_info },
+		{ "selftest", cmd_selftest, help_selftest }, { "gemm", cmd_gemm, help_gemm },
+		{ "bench", cmd_bench, help_bench }, { "fw", cmd_fw, help_fw },
 	};
 	if (argc < 2)
 		return help(), EXIT_USAGE;
 	if (is_help(argv[1]))
 		return help();
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		/* --help or -h anywhere after the command (ftpu fw info --help):
+		 * its usage on stdout, exit 0, nothing opened or run */
+		for (int a = 2; a < argc; a++)
+			if (is_help(argv[a]))
+				return cmds[i].help(), 0;
+		return cmds[i].fn(argc - 1, argv + 1);
+	}
 	return usage_error(NULL, "unknown command '%s'", argv[1]);
 }

@@ -24,12 +24,12 @@ static char ftpu_bin[PATH_MAX];
 static char dir[64];
 static char out[16384];
 
-/* Runs `ftpu ARGS` (args already quoted for the shell), its stdout and
- * stderr into out; returns its exit status (124: timed out). */
-static int run(const char *args)
+/* Runs `ftpu ARGS REDIR` (args already quoted for the shell), what reaches
+ * its stdout into out; returns its exit status (124: timed out). */
+static int run_redir(const char *args, const char *redir)
 {
 	char cmd[PATH_MAX + 1024];
-	snprintf(cmd, sizeof(cmd), "timeout 30 '%s' %s 2>&1", ftpu_bin, args);
+	snprintf(cmd, sizeof(cmd), "timeout 30 '%s' %s %s", ftpu_bin, args, redir);
 	FILE *f = popen(cmd, "r");
 	assert_non_null(f);
 	size_t got = fread(out, 1, sizeof(out) - 1, f);
@@ -37,6 +37,12 @@ static int run(const char *args)
 	int st = pclose(f);
 	assert_true(WIFEXITED(st));
 	return WEXITSTATUS(st);
+}
+
+/* ftpu ARGS, its stdout and stderr into out. */
+static int run(const char *args)
+{
+	return run_redir(args, "2>&1");
 }
 
 static void expect(const char *args, int rc, const char *text)
@@ -144,6 +150,36 @@ static void test_firmware_unsupported(void **state)
 	expect("fw info ref", 1, "not supported");
 }
 
+/* Every command and fw subcommand takes --help and -h, wherever they stand:
+ * its usage on stdout, nothing on stderr, exit 0, nothing opened or run
+ * (bench sim would take a minute, fw info ref fails). */
+static void test_help_everywhere(void **state)
+{
+	(void)state;
+	static const char *const cmds[] = {
+		"list", "info", "info ref", "selftest", "selftest ref", "gemm",
+		"gemm ref 4 4 4", "bench", "bench sim", "bench sim --quick", "fw",
+		"fw info", "fw info ref", "fw selftest ref", "fw load ref image",
+		"fw load ref image --no-boot",
+	};
+	static const char *const flags[] = { "--help", "-h" };
+	char args[128], want[64];
+	for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
+		for (size_t f = 0; f < 2; f++) {
+			snprintf(args, sizeof(args), "%s %s", cmds[c], flags[f]);
+			snprintf(want, sizeof(want), "usage: ftpu %.*s", (int)strcspn(cmds[c], " "),
+				 cmds[c]);
+			int rc = run_redir(args, "2>/dev/null");
+			if (rc != 0 || strncmp(out, want, strlen(want)))
+				fail_msg("ftpu %s: exit %d (want 0), stdout not \"%s...\":\n%s", args,
+					 rc, want, out);
+			rc = run_redir(args, "2>&1 >/dev/null");
+			if (out[0])
+				fail_msg("ftpu %s: wrote to stderr:\n%s", args, out);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_output_checked_first),
 		cmocka_unit_test(test_fifo_refused),
 		cmocka_unit_test(test_firmware_unsupported),
+		cmocka_unit_test(test_help_everywhere),
 	};
 	return cmocka_run_group_tests_name("ftpu command", tests, setup, teardown);
 }
