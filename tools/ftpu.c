@@ -5,6 +5,7 @@
  *
  *   ftpu list | info URI | selftest URI | gemm URI M K N | bench URI
  *   ftpu fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]
+ *   ftpu version | --version
  *
  * Every command takes --help or -h anywhere after it: usage on stdout, exit 0.
  *
@@ -809,6 +810,25 @@ static int cmd_fw(int argc, char **argv)
 	return ret;
 }
 
+/* ftpu --version, ftpu version: this command's, the library's and the
+ * link protocol's versions. */
+static int cmd_version(int argc, char **argv)
+{
+	if (argc > 1)
+		return usage_error("version", "unexpected argument '%s'", argv[1]);
+	unsigned v = ftpu_version(), p = ftpu_protocol_version();
+	printf("ftpu %s (libftpu %u.%u.%u, link protocol %u.%u)\n", FTPU_VERSION_STRING,
+	       v >> 16, (v >> 8) & 0xffu, v & 0xffu, p >> 16, p & 0xffffu);
+	return 0;
+}
+
+static void help_version(void)
+{
+	printf("usage: %s version (or %s --version)\n\nPrints the versions of this "
+	       "command, of the libftpu it runs with\nand of the link protocol that "
+	       "library speaks (a device must share its major).\n", prog, prog);
+}
+
 static int help(void)
 {
 	printf("usage: %s COMMAND [ARGS]\n\n"
@@ -817,7 +837,8 @@ static int help(void)
 	       "  selftest URI       known GEMMs checked bit for bit against the reference\n"
 	       "  gemm URI M K N     one GEMM, random or from files, with timing and stats\n"
 	       "  bench URI          a GEMM sweep as a table\n"
-	       "  fw info|selftest|load URI [IMAGE]  the control core's firmware\n\n"
+	       "  fw info|selftest|load URI [IMAGE]  the control core's firmware\n"
+	       "  version, --version the command's, libftpu's and the protocol's versions\n\n"
 	       "URI: sim (the simulated device), sim:rows=4, ref (the C model),\n"
 	       "     uart:/dev/ttyUSB1[@BAUD], xdma:/dev/xdma0, usb:... (docs/transports.md).\n"
 	       "'%s COMMAND --help' for more. libftpu %u.%u.%u\n", prog, prog,
@@ -835,11 +856,14 @@ int main(int argc, char **argv)
 		{ "list", cmd_list, help_list }, { "info", cmd_info, help_info },
 		{ "selftest", cmd_selftest, help_selftest }, { "gemm", cmd_gemm, help_gemm },
 		{ "bench", cmd_bench, help_bench }, { "fw", cmd_fw, help_fw },
+		{ "version", cmd_version, help_version },
 	};
 	if (argc < 2)
 		return help(), EXIT_USAGE;
 	if (is_help(argv[1]))
 		return help();
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (strcmp(argv[1], cmds[i].name))
 			continue;

@@ -63,6 +63,11 @@ const char *ftpu_strerror(int status);
  * header the caller compiled against). */
 unsigned ftpu_version(void);
 
+/* The link protocol this library speaks, major << 16 | minor (as INFO's
+ * protocol, struct ftpu_device_info): ftpu_open refuses a device of
+ * another major version. */
+unsigned ftpu_protocol_version(void);
+
 /* ---- devices -------------------------------------------------------------- */
 
 typedef struct ftpu_device ftpu_device;

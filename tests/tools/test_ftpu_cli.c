@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "ftpu.h"
+
 static char ftpu_bin[PATH_MAX];
 static char dir[64];
 static char out[16384];
@@ -160,7 +162,7 @@ static void test_help_everywhere(void **state)
 		"list", "info", "info ref", "selftest", "selftest ref", "gemm",
 		"gemm ref 4 4 4", "bench", "bench sim", "bench sim --quick", "fw",
 		"fw info", "fw info ref", "fw selftest ref", "fw load ref image",
-		"fw load ref image --no-boot",
+		"fw load ref image --no-boot", "version",
 	};
 	static const char *const flags[] = { "--help", "-h" };
 	char args[128], want[64];
@@ -180,6 +182,26 @@ static void test_help_everywhere(void **state)
 	}
 }
 
+/* ftpu --version and ftpu version: the library's version and the link
+ * protocol it speaks, the one a device reports in INFO (ref's). */
+static void test_version(void **state)
+{
+	(void)state;
+	char want[128];
+	expect("info ref", 0, "  protocol        ");
+	unsigned major, minor;
+	assert_int_equal(sscanf(strstr(out, "  protocol        "), "  protocol %u.%u", &major,
+				&minor), 2);
+	snprintf(want, sizeof(want), "ftpu %s (libftpu %s, link protocol %u.%u)\n",
+		 FTPU_VERSION_STRING, FTPU_VERSION_STRING, major, minor);
+	expect("--version", 0, want);
+	assert_string_equal(out, want);
+	expect("version", 0, want);
+	assert_string_equal(out, want);
+	expect("version extra", 2, "unexpected argument 'extra'");
+	expect("--help", 0, "--version");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_refused),
 		cmocka_unit_test(test_firmware_unsupported),
 		cmocka_unit_test(test_help_everywhere),
+		cmocka_unit_test(test_version),
 	};
 	return cmocka_run_group_tests_name("ftpu command", tests, setup, teardown);
 }
