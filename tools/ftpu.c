@@ -189,19 +189,18 @@ static void list_one(const char *uri, unsigned timeout_ms, int width)
 static void help_list(void)
 {
 	printf("usage: %s list [--timeout MS]\n\n"
-	       "Lists the devices this build can open: the simulated device, "
-	       "the C model,\nand every board device found (serial ports "
-	       "ttyUSB*/ttyACM*, XDMA cards,\nUSB devices), each opened and "
-	       "asked for INFO within MS milliseconds\n(default 1000). A "
-	       "device that does not answer is listed with the reason.\n"
+	       "Lists the devices this build can open: the simulated devices it links (sim,\n"
+	       "sim:rows=4, sim:board=NAME), the C model (ref), and every board device found\n"
+	       "(serial ports ttyUSB*/ttyACM*, XDMA cards, USB devices), each opened and asked\n"
+	       "for INFO within MS milliseconds (default 1000). A device that does not answer\n"
+	       "is listed with the reason.\n"
 	       "FTPU_DEV_DIR: where to look for device nodes instead of /dev.\n",
 	       prog);
 }
 
 static int cmd_list(int argc, char **argv)
 {
-	static const char *const builtin[] = { "sim", "sim:rows=4", "ref" };
-	struct found_list found = { 0 };
+	struct found_list builtin = { 0 }, found = { 0 };
 	size_t timeout_ms = 1000;
 	int width = 14;
 
@@ -213,18 +212,27 @@ static int cmd_list(int argc, char **argv)
 		}
 		return usage_error("list", "unexpected argument '%s'", argv[a]);
 	}
+	/* the in-process devices this build links (sim:board=... among them),
+	 * as the library knows them, then the boards on this machine */
+	ftpu_builtin_devices(on_found, &builtin);
 	ftpu_discover(on_found, &found);
 	if (ftpu_last_error(NULL)[0])
 		fprintf(stderr, "%s list: could not look everywhere: %s\n", prog,
 			ftpu_last_error(NULL));
+	for (size_t i = 0; i < builtin.n; i++)
+		if ((int)strlen(builtin.uri[i]) > width)
+			width = (int)strlen(builtin.uri[i]);
 	for (size_t i = 0; i < found.n; i++)
 		if ((int)strlen(found.uri[i]) > width)
 			width = (int)strlen(found.uri[i]);
 
 	printf("%-*s %-6s %-7s %7s %9s %7s  %s\n", width, "URI", "link", "array", "UB KiB",
 	       "W KiB", "ACC KiB", "protocol");
-	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		list_one(builtin[i], 0, width);
+	for (size_t i = 0; i < builtin.n; i++) {
+		list_one(builtin.uri[i], 0, width);
+		free(builtin.uri[i]);
+		free(builtin.what[i]);
+	}
 	for (size_t i = 0; i < found.n; i++) {
 		list_one(found.uri[i], (unsigned)timeout_ms, width);
 		printf("%-*s   %s\n", width, "", found.what[i]);
@@ -236,6 +244,8 @@ static int cmd_list(int argc, char **argv)
 		printf("(no board devices found: no serial ports ttyUSB*/ttyACM* or XDMA "
 		       "nodes in %s, no USB devices)\n", dir && dir[0] ? dir : "/dev");
 	}
+	free(builtin.uri);
+	free(builtin.what);
 	free(found.uri);
 	free(found.what);
 	return 0;
@@ -257,8 +267,9 @@ static int open_arg(const char *cmd, int argc, char **argv, ftpu_device **dev)
 static void help_info(void)
 {
 	printf("usage: %s info URI\n\nPrints what the device reports: array, "
-	       "memories, clock, protocol.\nURI: sim, sim:rows=4, ref, uart:TTY[@BAUD], "
-	       "xdma:/dev/xdmaN, usb:...\n", prog);
+	       "memories, clock, protocol.\nURI: sim, sim:rows=4, sim:board=NAME, ref, "
+	       "uart:TTY[@BAUD], xdma:/dev/xdmaN, usb:...\n('%s list' shows the ones "
+	       "this build can open)\n", prog, prog);
 }
 
 static int cmd_info(int argc, char **argv)
@@ -839,7 +850,7 @@ static int help(void)
 	       "  bench URI          a GEMM sweep as a table\n"
 	       "  fw info|selftest|load URI [IMAGE]  the control core's firmware\n"
 	       "  version, --version the command's, libftpu's and the protocol's versions\n\n"
-	       "URI: sim (the simulated device), sim:rows=4, ref (the C model),\n"
+	       "URI: sim (the simulated device), sim:rows=4, sim:board=NAME, ref (the C model),\n"
 	       "     uart:/dev/ttyUSB1[@BAUD], xdma:/dev/xdma0, usb:... (docs/transports.md).\n"
 	       "'%s COMMAND --help' for more. libftpu %u.%u.%u\n", prog, prog,
 	       ftpu_version() >> 16, (ftpu_version() >> 8) & 0xff, ftpu_version() & 0xff);

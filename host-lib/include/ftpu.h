@@ -77,7 +77,8 @@ typedef struct ftpu_device ftpu_device;
  *   "sim" or "sim:OPTS"  the in-process Verilated device (the default when
  *                        uri is NULL or ""); OPTS, comma-separated:
  *                        rows=N,cols=N (a built model's size), trace=FILE.fst,
- *                        board=NAME; in the shared libftpu.so only: a
+ *                        board=NAME (ftpu_builtin_devices lists those
+ *                        linked); in the shared libftpu.so only: a
  *                        program linked with the static libftpu.a gets
  *                        FTPU_ERR_UNSUPPORTED
  *   "ref"                the C model of the device (bit-exact, fast)
@@ -195,6 +196,17 @@ int ftpu_fw_boot(ftpu_device *dev, unsigned which);
  */
 int ftpu_discover(int (*found)(void *arg, const char *uri, const char *what),
 		  void *arg);
+
+/*
+ * Calls found(arg, uri, what) once for every in-process device this
+ * program can open, without opening it: the simulated devices it was
+ * linked with ("sim", "sim:rows=4", "sim:board=NAME" for each simulated
+ * board; none in a program linked with the static libftpu.a alone) and
+ * "ref", the C model. found() returns nonzero to stop. Returns the number
+ * reported; fails only with FTPU_ERR_INVALID (found NULL).
+ */
+int ftpu_builtin_devices(int (*found)(void *arg, const char *uri, const char *what),
+			 void *arg);
 
 /*
  * Opens uri, reads its INFO into *info waiting at most timeout_ms for the

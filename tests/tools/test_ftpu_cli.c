@@ -202,6 +202,41 @@ static void test_version(void **state)
 	expect("--help", 0, "--version");
 }
 
+/* ftpu list: every simulated device this build links (the ftpu command
+ * links all, the boards among them) and ref, each answering INFO; no
+ * board devices (FTPU_DEV_DIR an empty directory). */
+static void test_list_builtin(void **state)
+{
+	(void)state;
+	static const struct { const char *uri, *link; } want[] = {
+		{ "sim", "sim" }, { "sim:rows=4", "sim" }, { "sim:board=icebreaker", "sim" },
+		{ "sim:board=tangnano20k", "sim" }, { "ref", "ref" },
+	};
+	char empty[128], line[96];
+	snprintf(empty, sizeof(empty), "%s/empty", dir);
+	assert_int_equal(mkdir(empty, 0700), 0);
+	assert_int_equal(setenv("FTPU_DEV_DIR", empty, 1), 0);
+	int rc = run("list");
+	unsetenv("FTPU_DEV_DIR");
+	if (rc != 0)
+		fail_msg("ftpu list: exit %d:\n%s", rc, out);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		/* "URI  link  RxC ...": the URI padded to the widest one */
+		const char *at = NULL;
+		for (const char *p = out; (p = strstr(p, want[i].uri)); p++)
+			if ((p == out || p[-1] == '\n') && p[strlen(want[i].uri)] == ' ') {
+				at = p;
+				break;
+			}
+		if (!at)
+			fail_msg("ftpu list: no line for %s:\n%s", want[i].uri, out);
+		if (sscanf(at + strlen(want[i].uri), " %95s", line) != 1 ||
+		    strcmp(line, want[i].link))
+			fail_msg("ftpu list: %s does not answer as %s:\n%s", want[i].uri,
+				 want[i].link, out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_firmware_unsupported),
 		cmocka_unit_test(test_help_everywhere),
 		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_list_builtin),
 	};
 	return cmocka_run_group_tests_name("ftpu command", tests, setup, teardown);
 }
