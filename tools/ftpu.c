@@ -85,13 +85,38 @@ static float rnd(void) /* uniform in [-1, 1) */
 	return (float)((int32_t)(rng_state >> 32)) / 2147483648.0f;
 }
 
-static void print_stats(const struct ftpu_stats *st)
+/*
+ * The stats of a run on an rows x cols array, in the words of struct
+ * ftpu_stats: utilization = MACs / (array MACs per cycle x cycles), the
+ * share of the array's peak the run used, link time included; the link
+ * roofline = the best utilization the link's bytes allow (1 byte per cycle
+ * each way); "of roofline" = utilization / roofline, how close the run came
+ * to that bound. On ref the cycles leave the link out, so no roofline.
+ */
+static void print_stats(const struct ftpu_stats *st, const struct ftpu_device_info *info,
+			bool is_ref)
 {
+	unsigned pe = info->rows * info->cols;
 	printf("  device cycles   %" PRIu64 " (busy %" PRIu64 ", idle %" PRIu64 ")\n",
 	       st->cycles, st->busy, st->idle);
-	printf("  MACs            %" PRIu64 "\n", st->macs);
-	printf("  utilization     %.1f%% (link roofline %.1f%%)\n", 100 * st->utilization,
-	       100 * st->roofline);
+	printf("  MACs            %" PRIu64 " (by the %ux%u array, tiles padded)\n", st->macs,
+	       info->rows, info->cols);
+	printf("  utilization     %.1f%% of the array's peak: MACs / (%u per cycle x %" PRIu64
+	       " cycles)\n", 100 * st->utilization, pe, st->cycles);
+	if (is_ref) {
+		printf("  link roofline   - (ref has no link: its cycles are the C model's "
+		       "compute estimate)\n");
+	} else {
+		printf("  link roofline   %.1f%%: the best utilization these link bytes allow "
+		       "(1 byte per cycle)\n", 100 * st->roofline);
+		if (st->roofline > 0)
+			printf("  of roofline     %.1f%%: how close this run came to that bound\n",
+			       100 * st->utilization / st->roofline);
+		if (st->roofline < 0.9)
+			printf("                  (bound by the link, not the array: with the data "
+			       "already on\n                  the device the array nears 100%%, "
+			       "docs/array.md)\n");
+	}
 	printf("  stalls          weight %" PRIu64 ", input %" PRIu64 ", output %" PRIu64
 	       " cycles\n", st->weight_stall, st->input_stall, st->output_stall);
 	printf("  link bytes      %" PRIu64 " in, %" PRIu64 " out\n", st->bytes_in,
@@ -591,10 +616,11 @@ static int cmd_gemm(int argc, char **argv)
 		code = device_error("gemm", ret, dev);
 	} else {
 		struct ftpu_stats st;
+		struct ftpu_device_info info;
 		printf("%zu x %zu x %zu on %s: %.3f s, %.2f GMAC/s host-side\n", m, k, n, uri, t,
 		       (double)m * k * n / t / 1e9);
-		if (!ftpu_last_stats(dev, &st))
-			print_stats(&st);
+		if (!ftpu_last_stats(dev, &st) && !ftpu_get_info(dev, &info))
+			print_stats(&st, &info, !strcmp(info.transport, "ref"));
 		if (check) {
 			float *want = calloc(m * n, sizeof(float));
 			if (!want) {
@@ -647,10 +673,19 @@ static int cmd_bench(int argc, char **argv)
 	if (ret)
 		return ret;
 	struct ftpu_device_info info;
-	bool is_ref = !ftpu_get_info(dev, &info) && !strcmp(info.transport, "ref");
+	ret = ftpu_get_info(dev, &info);
+	if (ret) {
+		int code = device_error("bench", ret, dev);
+		ftpu_close(dev);
+		return code;
+	}
+	bool is_ref = !strcmp(info.transport, "ref");
 	if (is_ref)
 		printf("(ref: cycles are the C model's stall-free compute estimate, without the link)\n");
-	printf("| M x K x N | cycles | util | link roofline | vs roofline | bytes in | bytes out | host s |\n");
+	printf("(util: MACs / (%ux%u x cycles), the share of the array's peak used; link roofline:\n"
+	       " the best util the link's bytes allow at 1 byte per cycle; of roofline: util /\n"
+	       " roofline, how close the run came to that bound)\n", info.rows, info.cols);
+	printf("| M x K x N | cycles | util | link roofline | of roofline | bytes in | bytes out | host s |\n");
 	printf("|---|--:|--:|--:|--:|--:|--:|--:|\n");
 	for (size_t s = 0; s < sizeof(sweep) / sizeof(sweep[0]); s++) {
 		size_t m = sweep[s].m, k = sweep[s].k, n = sweep[s].n;

@@ -226,9 +226,17 @@ struct ftpu_stats {
 	uint64_t weight_stall, input_stall, output_stall; /* cycles, docs/core.md */
 	uint64_t bytes_in, bytes_out; /* link bytes to / from the device */
 	uint64_t instructions;  /* instructions retired */
-	double utilization;     /* macs / (rows * cols * cycles) */
-	double roofline;        /* utilization bound by the link: compute cycles /
-				 * max(compute, link) cycles, at one byte per cycle */
+	/* The share of the array's peak the run used, link time included:
+	 * macs / (rows * cols * cycles). A run whose operands come over the
+	 * link is bound by it, not by the array (the array alone, data on the
+	 * device, nears 1.0: docs/array.md). */
+	double utilization;
+	/* The link roofline: the best utilization the run's link bytes allow,
+	 * compute cycles / max(compute, link) cycles, at one byte per cycle
+	 * each way (compute = macs / (rows * cols), link = the larger of
+	 * bytes_in and bytes_out). A bound, not a result: utilization /
+	 * roofline is how close the run came to it. */
+	double roofline;
 	double host_seconds;    /* wall time of the call */
 };
 

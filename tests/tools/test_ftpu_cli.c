@@ -8,6 +8,7 @@
  * timeout(1), so a hang fails the case instead of the suite.
  */
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -237,6 +238,39 @@ static void test_list_builtin(void **state)
 	}
 }
 
+/* A number after label in out ("  utilization     10.2% ..."). */
+static double stat_after(const char *label)
+{
+	const char *at = strstr(out, label);
+	double v;
+	if (!at || sscanf(at + strlen(label), " %lf", &v) != 1)
+		fail_msg("no \"%s\" number in:\n%s", label, out);
+	return v;
+}
+
+/* ftpu gemm's stats say what each number is, and they agree: utilization
+ * = MACs / (16x16 x cycles); the link roofline is a bound, "of roofline"
+ * is utilization / roofline. On ref (no link) there is no roofline. */
+static void test_gemm_stats_words(void **state)
+{
+	(void)state;
+	expect("gemm sim 32 64 32", 0, "of the array's peak: MACs / (256 per cycle x ");
+	double cycles = stat_after("device cycles"), macs = stat_after("MACs");
+	double util = stat_after("utilization"), roof = stat_after("link roofline");
+	double of = stat_after("of roofline");
+	assert_true(fabs(util - 100 * macs / (256 * cycles)) < 0.051);
+	assert_true(util <= roof + 0.051);
+	/* of roofline from the unrounded values: within what the 0.1% rounding
+	 * of utilization and roofline leaves */
+	assert_true(of >= 100 * (util - 0.05) / (roof + 0.05) - 0.05 &&
+		    of <= 100 * (util + 0.05) / (roof - 0.05) + 0.05);
+	assert_non_null(strstr(out, "the best utilization these link bytes allow"));
+	assert_non_null(strstr(out, "how close this run came to that bound"));
+	assert_non_null(strstr(out, "bound by the link, not the array"));
+	expect("gemm ref 4 4 4", 0, "link roofline   - (ref has no link");
+	assert_null(strstr(out, "of roofline"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_help_everywhere),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_list_builtin),
+		cmocka_unit_test(test_gemm_stats_words),
 	};
 	return cmocka_run_group_tests_name("ftpu command", tests, setup, teardown);
 }
