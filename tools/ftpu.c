@@ -85,6 +85,23 @@ static float rnd(void) /* uniform in [-1, 1) */
 	return (float)((int32_t)(rng_state >> 32)) / 2147483648.0f;
 }
 
+/* A rate of MACs per second with a unit that keeps 3 significant digits
+ * ("1.44 MMAC/s", "27.1 kMAC/s"), "-" when there was no time to divide by. */
+static const char *mac_rate(char *buf, size_t len, double macs, double seconds)
+{
+	static const char *const unit[] = { "", "k", "M", "G", "T" };
+	double r = seconds > 0 ? macs / seconds : 0;
+	size_t u = 0;
+	if (!(r > 0) || !isfinite(r))
+		return snprintf(buf, len, "-"), buf;
+	while (r >= 999.5 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		r /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.3g %sMAC/s", r, unit[u]);
+	return buf;
+}
+
 /*
  * The stats of a run on an rows x cols array, in the words of struct
  * ftpu_stats: utilization = MACs / (array MACs per cycle x cycles), the
@@ -97,8 +114,14 @@ static void print_stats(const struct ftpu_stats *st, const struct ftpu_device_in
 			bool is_ref)
 {
 	unsigned pe = info->rows * info->cols;
+	char rate[32];
 	printf("  device cycles   %" PRIu64 " (busy %" PRIu64 ", idle %" PRIu64 ")\n",
 	       st->cycles, st->busy, st->idle);
+	if (!is_ref && info->clock_hz)
+		printf("  device time     %.3g ms at its %.1f MHz clock: %s\n",
+		       1e3 * (double)st->cycles / info->clock_hz, info->clock_hz / 1e6,
+		       mac_rate(rate, sizeof(rate), (double)st->macs,
+				(double)st->cycles / info->clock_hz));
 	printf("  MACs            %" PRIu64 " (by the %ux%u array, tiles padded)\n", st->macs,
 	       info->rows, info->cols);
 	printf("  utilization     %.1f%% of the array's peak: MACs / (%u per cycle x %" PRIu64
@@ -617,9 +640,13 @@ static int cmd_gemm(int argc, char **argv)
 	} else {
 		struct ftpu_stats st;
 		struct ftpu_device_info info;
-		printf("%zu x %zu x %zu on %s: %.3f s, %.2f GMAC/s host-side\n", m, k, n, uri, t,
-		       (double)m * k * n / t / 1e9);
-		if (!ftpu_last_stats(dev, &st) && !ftpu_get_info(dev, &info))
+		char rate[32];
+		bool have = !ftpu_last_stats(dev, &st) && !ftpu_get_info(dev, &info);
+		bool sim = have && !strcmp(info.transport, "sim");
+		printf("%zu x %zu x %zu on %s: %.3f s wall clock, %s%s\n", m, k, n, uri, t,
+		       mac_rate(rate, sizeof(rate), (double)m * k * n, t),
+		       sim ? " (the simulator's speed, not the device's: see device time)" : "");
+		if (have)
 			print_stats(&st, &info, !strcmp(info.transport, "ref"));
 		if (check) {
 			float *want = calloc(m * n, sizeof(float));

@@ -271,6 +271,24 @@ static void test_gemm_stats_words(void **state)
 	assert_null(strstr(out, "of roofline"));
 }
 
+/* The wall-clock rate in a unit that shows it (not "0.00 GMAC/s"), and the
+ * device's own rate at its clock. */
+static void test_gemm_rate(void **state)
+{
+	(void)state;
+	expect("gemm sim 32 64 32", 0, " s wall clock, ");
+	assert_null(strstr(out, "0.00 GMAC/s"));
+	const char *r = strstr(out, " s wall clock, ");
+	double v;
+	char unit[16];
+	assert_int_equal(sscanf(r, " s wall clock, %lf %15s", &v, unit), 2);
+	assert_true(v >= 1 && v < 1000);
+	assert_non_null(strstr(unit, "MAC/s"));
+	assert_non_null(strstr(out, "the simulator's speed"));
+	expect("gemm sim 32 64 32", 0, "  device time     ");
+	assert_non_null(strstr(strstr(out, "  device time     "), "MHz clock: "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_list_builtin),
 		cmocka_unit_test(test_gemm_stats_words),
+		cmocka_unit_test(test_gemm_rate),
 	};
 	return cmocka_run_group_tests_name("ftpu command", tests, setup, teardown);
 }
