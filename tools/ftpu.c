@@ -678,8 +678,9 @@ static int cmd_gemm(int argc, char **argv)
 static void help_bench(void)
 {
 	printf("usage: %s bench URI [--quick]\n\nA GEMM sweep through ftpu_gemm: device "
-	       "cycles and utilization, the\nlink roofline, host time. --quick stops "
-	       "before the largest shapes.\n", prog);
+	       "cycles and utilization, the\nlink roofline, host time. About a minute on "
+	       "sim; --quick stops before the\nlargest shapes (512x512x512), about half "
+	       "of that.\n", prog);
 }
 
 static int cmd_bench(int argc, char **argv)
@@ -707,6 +708,14 @@ static int cmd_bench(int argc, char **argv)
 		return code;
 	}
 	bool is_ref = !strcmp(info.transport, "ref");
+	/* on sim the whole sweep is a minute of simulation (512x512x512 half
+	 * of it) before the last row: said first, on stderr beside the table */
+	if (!quick && !strcmp(info.transport, "sim")) {
+		fprintf(stderr, "%s bench: the sweep takes about a minute on %s (a simulation); "
+			"--quick stops before\nthe largest shapes (about half a minute)\n", prog,
+			argv[1]);
+		fflush(stderr);
+	}
 	if (is_ref)
 		printf("(ref: cycles are the C model's stall-free compute estimate, without the link)\n");
 	printf("(util: MACs / (%ux%u x cycles), the share of the array's peak used; link roofline:\n"

@@ -29,10 +29,10 @@ static char out[16384];
 
 /* Runs `ftpu ARGS REDIR` (args already quoted for the shell), what reaches
  * its stdout into out; returns its exit status (124: timed out). */
-static int run_redir(const char *args, const char *redir)
+static int run_for(const char *args, const char *redir, int seconds)
 {
 	char cmd[PATH_MAX + 1024];
-	snprintf(cmd, sizeof(cmd), "timeout 30 '%s' %s %s", ftpu_bin, args, redir);
+	snprintf(cmd, sizeof(cmd), "timeout %d '%s' %s %s", seconds, ftpu_bin, args, redir);
 	FILE *f = popen(cmd, "r");
 	assert_non_null(f);
 	size_t got = fread(out, 1, sizeof(out) - 1, f);
@@ -40,6 +40,11 @@ static int run_redir(const char *args, const char *redir)
 	int st = pclose(f);
 	assert_true(WIFEXITED(st));
 	return WEXITSTATUS(st);
+}
+
+static int run_redir(const char *args, const char *redir)
+{
+	return run_for(args, redir, 30);
 }
 
 /* ftpu ARGS, its stdout and stderr into out. */
@@ -289,6 +294,18 @@ static void test_gemm_rate(void **state)
 	assert_non_null(strstr(strstr(out, "  device time     "), "MHz clock: "));
 }
 
+/* ftpu bench sim says first that it takes a minute and that --quick
+ * exists (stopped after 3 s here); ref, fast, does not. */
+static void test_bench_says_slow(void **state)
+{
+	(void)state;
+	int rc = run_for("bench sim", "2>&1 >/dev/null", 3);
+	if (!strstr(out, "takes about a minute on sim") || !strstr(out, "--quick"))
+		fail_msg("ftpu bench sim: exit %d, no early hint on stderr:\n%s", rc, out);
+	expect("bench ref", 0, "| 512x512x512 |");
+	assert_null(strstr(out, "about a minute"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_list_builtin),
 		cmocka_unit_test(test_gemm_stats_words),
 		cmocka_unit_test(test_gemm_rate),
+		cmocka_unit_test(test_bench_says_slow),
 	};
 	return cmocka_run_group_tests_name("ftpu command", tests, setup, teardown);
 }
