@@ -163,8 +163,11 @@ $(FTPU_CLI): $(BUILD)/tools/ftpu.o $(call model_libs,$(ftpu_MODELS)) $(LIBFTPU)
 
 # --- install --------------------------------------------------------------------------
 PREFIX ?= /usr/local
-# udev reads /usr/lib/udev/rules.d and /etc/udev/rules.d: with the default
-# prefix pass UDEV_RULES_DIR=/etc/udev/rules.d (docs/transports.md).
+# udev reads rules only from /etc, /run, /lib and /usr/lib/udev/rules.d
+# (the case in the install rule): with another prefix (the default
+# /usr/local, $HOME/.local) pass UDEV_RULES_DIR=/etc/udev/rules.d
+# (docs/transports.md); make install says where the rules went and whether
+# udev sees them there.
 UDEV_RULES_DIR ?= $(PREFIX)/lib/udev/rules.d
 install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in host-lib/udev/99-ftpu.rules
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
@@ -178,8 +181,16 @@ install: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) host-lib/ftpu.pc.in host-lib/udev/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SO_VERSION)|' host-lib/ftpu.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ftpu.pc
 	install -m 755 $(FTPU_CLI) $(DESTDIR)$(PREFIX)/bin/
-	@echo "udev rules in $(DESTDIR)$(UDEV_RULES_DIR)/99-ftpu.rules: run" \
-		"'sudo udevadm control --reload && sudo udevadm trigger' and replug the board"
+	@rules='$(DESTDIR)$(patsubst %/,%,$(UDEV_RULES_DIR))/99-ftpu.rules'; \
+	 case '$(patsubst %/,%,$(UDEV_RULES_DIR))' in \
+	 /etc/udev/rules.d|/run/udev/rules.d|/lib/udev/rules.d|/usr/lib/udev/rules.d) \
+		echo "udev rules in $$rules: run 'sudo udevadm control --reload &&" \
+			"sudo udevadm trigger' and replug the board";; \
+	 *) printf '%s\n' "udev rules in $$rules, where udev does not read them" \
+			"  (it reads /etc/udev/rules.d and /usr/lib/udev/rules.d). For a board, copy them:" \
+			"  sudo cp $$rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger" \
+			"  and replug it; or install with UDEV_RULES_DIR=/etc/udev/rules.d (docs/transports.md).";; \
+	 esac
 
 # --- tests -------------------------------------------------------------------
 # tests/<what>/test_*.c, by what they test: proto, model, lib, transport,

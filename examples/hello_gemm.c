@@ -15,7 +15,8 @@ int main(void)
 	struct ftpu_stats st;
 	if (ret || (ret = ftpu_last_stats(dev, &st)))
 		return fprintf(stderr, "ftpu: %s: %s\n", ftpu_strerror(ret), ftpu_last_error(dev)), 1;
-	printf("c[0][0] = %g, %llu cycles, %.1f%% of the array, %.1f%% of the link roofline\n",
-	       c[0], (unsigned long long)st.cycles, 100 * st.utilization, 100 * st.roofline);
+	printf("c[0][0] = %g, %llu cycles, array utilization %.1f%% (the link allows at most "
+	       "%.1f%%: %.0f%% of that roofline reached)\n", c[0], (unsigned long long)st.cycles,
+	       100 * st.utilization, 100 * st.roofline, 100 * st.utilization / st.roofline);
 	return ftpu_close(dev);
 }

@@ -75,16 +75,46 @@ struct sim_board {
 	struct ftpu_sim *(*open)(const char *trace_path);
 };
 
-static const struct sim_board *find_board(const char *name, size_t len)
+static const struct sim_board *sim_boards(size_t *n)
 {
 	static const struct sim_board boards[] = {
 		{ "icebreaker", ftpu_sim_open_board_icebreaker },
 		{ "tangnano20k", ftpu_sim_open_board_tangnano20k },
 	};
-	for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++)
+	*n = sizeof(boards) / sizeof(boards[0]);
+	return boards;
+}
+
+static const struct sim_board *find_board(const char *name, size_t len)
+{
+	size_t n;
+	const struct sim_board *boards = sim_boards(&n);
+	for (size_t i = 0; i < n; i++)
 		if (strlen(boards[i].name) == len && !memcmp(boards[i].name, name, len))
 			return &boards[i];
 	return NULL;
+}
+
+/* The boards this program links, "icebreaker, tangnano20k" ("none"). */
+static void linked_boards(char *buf, size_t len)
+{
+	size_t n, at = 0;
+	const struct sim_board *boards = sim_boards(&n);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at < len; i++)
+		if (boards[i].open)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       boards[i].name);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+/* Whether the device models and the simulation are linked. */
+static bool have_sim(void)
+{
+	return ftpu_sim_close && ftpu_sim_device_push && ftpu_sim_device_pull &&
+	       ftpu_sim_device_run && ftpu_sim_device_idle && ftpu_sim_device_in_queued &&
+	       ftpu_sim_device_out_queued;
 }
 
 /* A user's text in a message: at most 64 bytes, the rest elided, so the
@@ -136,8 +166,10 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 		} else if (klen == 5 && !memcmp(p, "board", 5)) {
 			board = find_board(val, vlen);
 			if (!board) {
-				snprintf(err, err_len, "no simulated board \"%.*s%s\" (built: "
-					 "icebreaker, tangnano20k)", SHOWN(vlen, val));
+				char built[128];
+				linked_boards(built, sizeof(built));
+				snprintf(err, err_len, "no simulated board \"%.*s%s\" (linked: "
+					 "%s)", SHOWN(vlen, val), built);
 				return FTPU_ERR_UNSUPPORTED;
 			}
 		} else if (klen == 5 && !memcmp(p, "trace", 5)) {
@@ -166,7 +198,7 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 			 rows, cols);
 		return FTPU_ERR_INVALID;
 	}
-	if (!ftpu_sim_open_device_16 || !ftpu_sim_device_run) {
+	if (!have_sim()) {
 		snprintf(err, err_len, "this program was linked without the simulated "
 			 "device (link the device models, see mk/models.mk)");
 		return FTPU_ERR_UNSUPPORTED;
@@ -181,6 +213,12 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 	if (!board && rows != 16 && rows != 4) {
 		snprintf(err, err_len, "no simulated device with a %ux%u array "
 			 "(built: 16x16, 4x4)", rows, cols);
+		return FTPU_ERR_UNSUPPORTED;
+	}
+	if (!board && !(rows == 16 ? ftpu_sim_open_device_16 : ftpu_sim_open_device_4p)) {
+		snprintf(err, err_len, "this program was linked without the simulated "
+			 "%ux%u device (link its model device_%s, see mk/models.mk)", rows,
+			 cols, rows == 16 ? "16" : "4p");
 		return FTPU_ERR_UNSUPPORTED;
 	}
 
@@ -242,10 +280,38 @@ static long sim_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 	}
 }
 
+/* The simulated devices this program links: "sim", "sim:rows=4", and
+ * "sim:board=NAME" for every board of sim_boards() whose model it links. */
+static int sim_builtin(int (*found)(void *arg, const char *uri, const char *what),
+		       void *arg)
+{
+	char uri[64], what[128];
+	size_t n;
+	const struct sim_board *boards = sim_boards(&n);
+	int stop = 0;
+
+	if (!have_sim())
+		return 0;
+	if (ftpu_sim_open_device_16)
+		stop = found(arg, "sim", "the Verilated device, 16x16 array");
+	if (!stop && ftpu_sim_open_device_4p)
+		stop = found(arg, "sim:rows=4", "the Verilated device, 4x4 with the boards' pipeline");
+	for (size_t i = 0; i < n && !stop; i++) {
+		if (!boards[i].open)
+			continue;
+		snprintf(uri, sizeof(uri), "sim:board=%s", boards[i].name);
+		snprintf(what, sizeof(what), "the %s board's top behind its UART pins "
+			 "(docs/boards.md)", boards[i].name);
+		stop = found(arg, uri, what);
+	}
+	return stop;
+}
+
 const struct ftpu_transport_ops ftpu_transport_sim = {
 	.scheme = "sim",
 	.open = sim_open,
 	.close = sim_close,
 	.write = sim_write,
 	.read = sim_read,
+	.builtin = sim_builtin,
 };

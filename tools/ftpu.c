@@ -5,6 +5,9 @@
  *
  *   ftpu list | info URI | selftest URI | gemm URI M K N | bench URI
  *   ftpu fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]
+ *   ftpu version | --version
+ *
+ * Every command takes --help or -h anywhere after it: usage on stdout, exit 0.
  *
  * Errors are one line on stderr and a non-zero exit: 1 for a failure of
  * the device or the check, 2 for bad usage.
@@ -82,13 +85,61 @@ static float rnd(void) /* uniform in [-1, 1) */
 	return (float)((int32_t)(rng_state >> 32)) / 2147483648.0f;
 }
 
-static void print_stats(const struct ftpu_stats *st)
+/* A rate of MACs per second with a unit that keeps 3 significant digits
+ * ("1.44 MMAC/s", "27.1 kMAC/s"), "-" when there was no time to divide by. */
+static const char *mac_rate(char *buf, size_t len, double macs, double seconds)
 {
+	static const char *const unit[] = { "", "k", "M", "G", "T" };
+	double r = seconds > 0 ? macs / seconds : 0;
+	size_t u = 0;
+	if (!(r > 0) || !isfinite(r))
+		return snprintf(buf, len, "-"), buf;
+	while (r >= 999.5 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		r /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.3g %sMAC/s", r, unit[u]);
+	return buf;
+}
+
+/*
+ * The stats of a run on an rows x cols array, in the words of struct
+ * ftpu_stats: utilization = MACs / (array MACs per cycle x cycles), the
+ * share of the array's peak the run used, link time included; the link
+ * roofline = the best utilization the link's bytes allow (1 byte per cycle
+ * each way); "of roofline" = utilization / roofline, how close the run came
+ * to that bound. On ref the cycles leave the link out, so no roofline.
+ */
+static void print_stats(const struct ftpu_stats *st, const struct ftpu_device_info *info,
+			bool is_ref)
+{
+	unsigned pe = info->rows * info->cols;
+	char rate[32];
 	printf("  device cycles   %" PRIu64 " (busy %" PRIu64 ", idle %" PRIu64 ")\n",
 	       st->cycles, st->busy, st->idle);
-	printf("  MACs            %" PRIu64 "\n", st->macs);
-	printf("  utilization     %.1f%% (link roofline %.1f%%)\n", 100 * st->utilization,
-	       100 * st->roofline);
+	if (!is_ref && info->clock_hz)
+		printf("  device time     %.3g ms at its %.1f MHz clock: %s\n",
+		       1e3 * (double)st->cycles / info->clock_hz, info->clock_hz / 1e6,
+		       mac_rate(rate, sizeof(rate), (double)st->macs,
+				(double)st->cycles / info->clock_hz));
+	printf("  MACs            %" PRIu64 " (by the %ux%u array, tiles padded)\n", st->macs,
+	       info->rows, info->cols);
+	printf("  utilization     %.1f%% of the array's peak: MACs / (%u per cycle x %" PRIu64
+	       " cycles)\n", 100 * st->utilization, pe, st->cycles);
+	if (is_ref) {
+		printf("  link roofline   - (ref has no link: its cycles are the C model's "
+		       "compute estimate)\n");
+	} else {
+		printf("  link roofline   %.1f%%: the best utilization these link bytes allow "
+		       "(1 byte per cycle)\n", 100 * st->roofline);
+		if (st->roofline > 0)
+			printf("  of roofline     %.1f%%: how close this run came to that bound\n",
+			       100 * st->utilization / st->roofline);
+		if (st->roofline < 0.9)
+			printf("                  (bound by the link, not the array: with the data "
+			       "already on\n                  the device the array nears 100%%, "
+			       "docs/array.md)\n");
+	}
 	printf("  stalls          weight %" PRIu64 ", input %" PRIu64 ", output %" PRIu64
 	       " cycles\n", st->weight_stall, st->input_stall, st->output_stall);
 	printf("  link bytes      %" PRIu64 " in, %" PRIu64 " out\n", st->bytes_in,
@@ -183,25 +234,25 @@ static void list_one(const char *uri, unsigned timeout_ms, int width)
 	       i.protocol & 0xffffu);
 }
 
+static void help_list(void)
+{
+	printf("usage: %s list [--timeout MS]\n\n"
+	       "Lists the devices this build can open: the simulated devices it links (sim,\n"
+	       "sim:rows=4, sim:board=NAME), the C model (ref), and every board device found\n"
+	       "(serial ports ttyUSB*/ttyACM*, XDMA cards, USB devices), each opened and asked\n"
+	       "for INFO within MS milliseconds (default 1000). A device that does not answer\n"
+	       "is listed with the reason.\n"
+	       "FTPU_DEV_DIR: where to look for device nodes instead of /dev.\n",
+	       prog);
+}
+
 static int cmd_list(int argc, char **argv)
 {
-	static const char *const builtin[] = { "sim", "sim:rows=4", "ref" };
-	struct found_list found = { 0 };
+	struct found_list builtin = { 0 }, found = { 0 };
 	size_t timeout_ms = 1000;
 	int width = 14;
 
 	for (int a = 1; a < argc; a++) {
-		if (is_help(argv[a])) {
-			printf("usage: %s list [--timeout MS]\n\n"
-			       "Lists the devices this build can open: the simulated device, "
-			       "the C model,\nand every board device found (serial ports "
-			       "ttyUSB*/ttyACM*, XDMA cards,\nUSB devices), each opened and "
-			       "asked for INFO within MS milliseconds\n(default 1000). A "
-			       "device that does not answer is listed with the reason.\n"
-			       "FTPU_DEV_DIR: where to look for device nodes instead of /dev.\n",
-			       prog);
-			return 0;
-		}
 		if (!strcmp(argv[a], "--timeout") && a + 1 < argc) {
 			if (!parse_size(argv[++a], 600000, &timeout_ms))
 				return usage_error("list", "bad --timeout '%s'", argv[a]);
@@ -209,18 +260,27 @@ static int cmd_list(int argc, char **argv)
 		}
 		return usage_error("list", "unexpected argument '%s'", argv[a]);
 	}
+	/* the in-process devices this build links (sim:board=... among them),
+	 * as the library knows them, then the boards on this machine */
+	ftpu_builtin_devices(on_found, &builtin);
 	ftpu_discover(on_found, &found);
 	if (ftpu_last_error(NULL)[0])
 		fprintf(stderr, "%s list: could not look everywhere: %s\n", prog,
 			ftpu_last_error(NULL));
+	for (size_t i = 0; i < builtin.n; i++)
+		if ((int)strlen(builtin.uri[i]) > width)
+			width = (int)strlen(builtin.uri[i]);
 	for (size_t i = 0; i < found.n; i++)
 		if ((int)strlen(found.uri[i]) > width)
 			width = (int)strlen(found.uri[i]);
 
 	printf("%-*s %-6s %-7s %7s %9s %7s  %s\n", width, "URI", "link", "array", "UB KiB",
 	       "W KiB", "ACC KiB", "protocol");
-	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
-		list_one(builtin[i], 0, width);
+	for (size_t i = 0; i < builtin.n; i++) {
+		list_one(builtin.uri[i], 0, width);
+		free(builtin.uri[i]);
+		free(builtin.what[i]);
+	}
 	for (size_t i = 0; i < found.n; i++) {
 		list_one(found.uri[i], (unsigned)timeout_ms, width);
 		printf("%-*s   %s\n", width, "", found.what[i]);
@@ -232,6 +292,8 @@ static int cmd_list(int argc, char **argv)
 		printf("(no board devices found: no serial ports ttyUSB*/ttyACM* or XDMA "
 		       "nodes in %s, no USB devices)\n", dir && dir[0] ? dir : "/dev");
 	}
+	free(builtin.uri);
+	free(builtin.what);
 	free(found.uri);
 	free(found.what);
 	return 0;
@@ -250,15 +312,17 @@ static int open_arg(const char *cmd, int argc, char **argv, ftpu_device **dev)
 	return 0;
 }
 
+static void help_info(void)
+{
+	printf("usage: %s info URI\n\nPrints what the device reports: array, "
+	       "memories, clock, protocol.\nURI: sim, sim:rows=4, sim:board=NAME, ref, "
+	       "uart:TTY[@BAUD], xdma:/dev/xdmaN, usb:...\n('%s list' shows the ones "
+	       "this build can open)\n", prog, prog);
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	ftpu_device *dev;
-	if (argc > 1 && is_help(argv[1])) {
-		printf("usage: %s info URI\n\nPrints what the device reports: array, "
-		       "memories, clock, protocol.\nURI: sim, sim:rows=4, ref, uart:TTY[@BAUD], "
-		       "xdma:/dev/xdmaN, usb:...\n", prog);
-		return 0;
-	}
 	if (argc > 2)
 		return usage_error("info", "unexpected argument '%s'", argv[2]);
 	int ret = open_arg("info", argc, argv, &dev);
@@ -438,6 +502,13 @@ static size_t mismatches(const float *got, const float *want, size_t n)
 
 /* ---- selftest ------------------------------------------------------------------------- */
 
+static void help_selftest(void)
+{
+	printf("usage: %s selftest URI\n\nRuns known GEMMs on the device and checks "
+	       "every result bit for bit\nagainst the reference (docs/numerics.md).\n",
+	       prog);
+}
+
 static int cmd_selftest(int argc, char **argv)
 {
 	static const struct { size_t m, k, n; } shapes[] = {
@@ -445,12 +516,6 @@ static int cmd_selftest(int argc, char **argv)
 		{ 128, 784, 128 }, { 3, 1000, 70 },
 	};
 	ftpu_device *dev;
-	if (argc > 1 && is_help(argv[1])) {
-		printf("usage: %s selftest URI\n\nRuns known GEMMs on the device and checks "
-		       "every result bit for bit\nagainst the reference (docs/numerics.md).\n",
-		       prog);
-		return 0;
-	}
 	if (argc > 2)
 		return usage_error("selftest", "unexpected argument '%s'", argv[2]);
 	int ret = open_arg("selftest", argc, argv, &dev);
@@ -490,6 +555,17 @@ static int cmd_selftest(int argc, char **argv)
 
 /* ---- gemm ---------------------------------------------------------------------------------- */
 
+static void help_gemm(void)
+{
+	printf("usage: %s gemm URI M K N [--a FILE] [--b FILE] [--out FILE] "
+	       "[--check] [--seed N]\n\n"
+	       "C (MxN) = A (MxK) * B (KxN) on the device: random operands in "
+	       "[-1, 1) or raw\nlittle-endian fp32 row-major files; prints time "
+	       "and the device's stats.\n--check compares every result with the "
+	       "bit-exact reference. --out (a regular file) is made ready before\n"
+	       "the GEMM runs and replaced whole once it is done.\n", prog);
+}
+
 static int cmd_gemm(int argc, char **argv)
 {
 	const char *fa = NULL, *fb = NULL, *fout = NULL;
@@ -499,16 +575,6 @@ static int cmd_gemm(int argc, char **argv)
 	const char *uri = NULL;
 
 	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			printf("usage: %s gemm URI M K N [--a FILE] [--b FILE] [--out FILE] "
-			       "[--check] [--seed N]\n\n"
-			       "C (MxN) = A (MxK) * B (KxN) on the device: random operands in "
-			       "[-1, 1) or raw\nlittle-endian fp32 row-major files; prints time "
-			       "and the device's stats.\n--check compares every result with the "
-			       "bit-exact reference. --out (a regular file) is made ready before\n"
-			       "the GEMM runs and replaced whole once it is done.\n", prog);
-			return 0;
-		}
 		const char **slot = !strcmp(argv[i], "--a") ? &fa : !strcmp(argv[i], "--b") ? &fb :
 				    !strcmp(argv[i], "--out") ? &fout : NULL;
 		if (slot || !strcmp(argv[i], "--seed")) {
@@ -573,10 +639,15 @@ static int cmd_gemm(int argc, char **argv)
 		code = device_error("gemm", ret, dev);
 	} else {
 		struct ftpu_stats st;
-		printf("%zu x %zu x %zu on %s: %.3f s, %.2f GMAC/s host-side\n", m, k, n, uri, t,
-		       (double)m * k * n / t / 1e9);
-		if (!ftpu_last_stats(dev, &st))
-			print_stats(&st);
+		struct ftpu_device_info info;
+		char rate[32];
+		bool have = !ftpu_last_stats(dev, &st) && !ftpu_get_info(dev, &info);
+		bool sim = have && !strcmp(info.transport, "sim");
+		printf("%zu x %zu x %zu on %s: %.3f s wall clock, %s%s\n", m, k, n, uri, t,
+		       mac_rate(rate, sizeof(rate), (double)m * k * n, t),
+		       sim ? " (the simulator's speed, not the device's: see device time)" : "");
+		if (have)
+			print_stats(&st, &info, !strcmp(info.transport, "ref"));
 		if (check) {
 			float *want = calloc(m * n, sizeof(float));
 			if (!want) {
@@ -604,6 +675,14 @@ static int cmd_gemm(int argc, char **argv)
 
 /* ---- bench ----------------------------------------------------------------------------------- */
 
+static void help_bench(void)
+{
+	printf("usage: %s bench URI [--quick]\n\nA GEMM sweep through ftpu_gemm: device "
+	       "cycles and utilization, the\nlink roofline, host time. About a minute on "
+	       "sim; --quick stops before the\nlargest shapes (512x512x512), about half "
+	       "of that.\n", prog);
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	static const struct { size_t m, k, n; } sweep[] = {
@@ -614,24 +693,35 @@ static int cmd_bench(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = true;
-		else if (!is_help(argv[i]))
+		else
 			return usage_error("bench", "unexpected argument '%s'", argv[i]);
-	}
-	if (argc > 1 && is_help(argv[1])) {
-		printf("usage: %s bench URI [--quick]\n\nA GEMM sweep through ftpu_gemm: device "
-		       "cycles and utilization, the\nlink roofline, host time. --quick stops "
-		       "before the largest shapes.\n", prog);
-		return 0;
 	}
 	ftpu_device *dev;
 	int ret = open_arg("bench", argc, argv, &dev);
 	if (ret)
 		return ret;
 	struct ftpu_device_info info;
-	bool is_ref = !ftpu_get_info(dev, &info) && !strcmp(info.transport, "ref");
+	ret = ftpu_get_info(dev, &info);
+	if (ret) {
+		int code = device_error("bench", ret, dev);
+		ftpu_close(dev);
+		return code;
+	}
+	bool is_ref = !strcmp(info.transport, "ref");
+	/* on sim the whole sweep is a minute of simulation (512x512x512 half
+	 * of it) before the last row: said first, on stderr beside the table */
+	if (!quick && !strcmp(info.transport, "sim")) {
+		fprintf(stderr, "%s bench: the sweep takes about a minute on %s (a simulation); "
+			"--quick stops before\nthe largest shapes (about half a minute)\n", prog,
+			argv[1]);
+		fflush(stderr);
+	}
 	if (is_ref)
 		printf("(ref: cycles are the C model's stall-free compute estimate, without the link)\n");
-	printf("| M x K x N | cycles | util | link roofline | vs roofline | bytes in | bytes out | host s |\n");
+	printf("(util: MACs / (%ux%u x cycles), the share of the array's peak used; link roofline:\n"
+	       " the best util the link's bytes allow at 1 byte per cycle; of roofline: util /\n"
+	       " roofline, how close the run came to that bound)\n", info.rows, info.cols);
+	printf("| M x K x N | cycles | util | link roofline | of roofline | bytes in | bytes out | host s |\n");
 	printf("|---|--:|--:|--:|--:|--:|--:|--:|\n");
 	for (size_t s = 0; s < sizeof(sweep) / sizeof(sweep[0]); s++) {
 		size_t m = sweep[s].m, k = sweep[s].k, n = sweep[s].n;
@@ -735,20 +825,25 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+static void help_fw(void)
+{
+	printf("usage: %s fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]\n\n"
+	       "The device's control core (docs/firmware.md):\n"
+	       "  info       its firmware: version, boots, update slot, faults\n"
+	       "  selftest   the firmware's self-test, run on the core\n"
+	       "  load       send an update image (make firmware: build/fw/ftpu_fw_app.img);\n"
+	       "             the device checks it (CRC, version, size) and boots it unless\n"
+	       "             --no-boot. A refused image leaves the running firmware.\n",
+	       prog);
+}
+
 static int cmd_fw(int argc, char **argv)
 {
 	ftpu_device *dev;
 	const char *sub = argc > 1 ? argv[1] : "";
-	if (argc < 2 || is_help(sub)) {
-		printf("usage: %s fw info URI | fw selftest URI | fw load URI IMAGE [--no-boot]\n\n"
-		       "The device's control core (docs/firmware.md):\n"
-		       "  info       its firmware: version, boots, update slot, faults\n"
-		       "  selftest   the firmware's self-test, run on the core\n"
-		       "  load       send an update image (make firmware: build/fw/ftpu_fw_app.img);\n"
-		       "             the device checks it (CRC, version, size) and boots it unless\n"
-		       "             --no-boot. A refused image leaves the running firmware.\n",
-		       prog);
-		return argc < 2 ? EXIT_USAGE : 0;
+	if (argc < 2) {
+		help_fw();
+		return EXIT_USAGE;
 	}
 	bool load = !strcmp(sub, "load"), boot = true;
 	if (strcmp(sub, "info") && strcmp(sub, "selftest") && !load)
@@ -797,6 +892,25 @@ static int cmd_fw(int argc, char **argv)
 	return ret;
 }
 
+/* ftpu --version, ftpu version: this command's, the library's and the
+ * link protocol's versions. */
+static int cmd_version(int argc, char **argv)
+{
+	if (argc > 1)
+		return usage_error("version", "unexpected argument '%s'", argv[1]);
+	unsigned v = ftpu_version(), p = ftpu_protocol_version();
+	printf("ftpu %s (libftpu %u.%u.%u, link protocol %u.%u)\n", FTPU_VERSION_STRING,
+	       v >> 16, (v >> 8) & 0xffu, v & 0xffu, p >> 16, p & 0xffffu);
+	return 0;
+}
+
+static void help_version(void)
+{
+	printf("usage: %s version (or %s --version)\n\nPrints the versions of this "
+	       "command, of the libftpu it runs with\nand of the link protocol that "
+	       "library speaks (a device must share its major).\n", prog, prog);
+}
+
 static int help(void)
 {
 	printf("usage: %s COMMAND [ARGS]\n\n"
@@ -805,8 +919,9 @@ static int help(void)
 	       "  selftest URI       known GEMMs checked bit for bit against the reference\n"
 	       "  gemm URI M K N     one GEMM, random or from files, with timing and stats\n"
 	       "  bench URI          a GEMM sweep as a table\n"
-	       "  fw info|selftest|load URI [IMAGE]  the control core's firmware\n\n"
-	       "URI: sim (the simulated device), sim:rows=4, ref (the C model),\n"
+	       "  fw info|selftest|load URI [IMAGE]  the control core's firmware\n"
+	       "  version, --version the command's, libftpu's and the protocol's versions\n\n"
+	       "URI: sim (the simulated device), sim:rows=4, sim:board=NAME, ref (the C model),\n"
 	       "     uart:/dev/ttyUSB1[@BAUD], xdma:/dev/xdma0, usb:... (docs/transports.md).\n"
 	       "'%s COMMAND --help' for more. libftpu %u.%u.%u\n", prog, prog,
 	       ftpu_version() >> 16, (ftpu_version() >> 8) & 0xff, ftpu_version() & 0xff);
@@ -815,16 +930,31 @@ static int help(void)
 
 int main(int argc, char **argv)
 {
-	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-		{ "list", cmd_list }, { "info", cmd_info }, { "selftest", cmd_selftest },
-		{ "gemm", cmd_gemm }, { "bench", cmd_bench }, { "fw", cmd_fw },
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+		void (*help)(void);
+	} cmds[] = {
+		{ "list", cmd_list, help_list }, { "info", cmd_info, help_info },
+		{ "selftest", cmd_selftest, help_selftest }, { "gemm", cmd_gemm, help_gemm },
+		{ "bench", cmd_bench, help_bench }, { "fw", cmd_fw, help_fw },
+		{ "version", cmd_version, help_version },
 	};
 	if (argc < 2)
 		return help(), EXIT_USAGE;
 	if (is_help(argv[1]))
 		return help();
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		/* --help or -h anywhere after the command (ftpu fw info --help):
+		 * its usage on stdout, exit 0, nothing opened or run */
+		for (int a = 2; a < argc; a++)
+			if (is_help(argv[a]))
+				return cmds[i].help(), 0;
+		return cmds[i].fn(argc - 1, argv + 1);
+	}
 	return usage_error(NULL, "unknown command '%s'", argv[1]);
 }

@@ -25,7 +25,8 @@
 
 #define PROG "fashion_mnist"
 #define DEFAULT_DATA "/usr/share/datasets/fashion-mnist"
-#define DEFAULT_OUT "build/demo"
+/* --out when this binary is not in a build tree's examples/fashion_mnist/ */
+#define FALLBACK_OUT "build/demo"
 #define HIDDEN 128
 #define PIXELS (28 * 28)
 
@@ -41,6 +42,50 @@
 #define SIM_TEST_SUBSET 1000
 
 static const char *prog_path = PROG; /* argv[0], for the hints printed */
+
+/*
+ * --out's default: demo/ in the build directory this binary was built in
+ * (BUILD/examples/fashion_mnist/fashion_mnist writes BUILD/demo, so
+ * build/demo of the checkout wherever it is run from, as make demo);
+ * FALLBACK_OUT under the current directory for a binary anywhere else.
+ */
+static const char *default_out(void)
+{
+	static char dir[4096];
+	static const char tail[] = "/examples/fashion_mnist";
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return FALLBACK_OUT;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return FALLBACK_OUT;
+	*slash = '\0';
+	size_t len = strlen(exe), tl = sizeof(tail) - 1;
+	if (len <= tl || strcmp(exe + len - tl, tail))
+		return FALLBACK_OUT;
+	exe[len - tl] = '\0';
+	snprintf(dir, sizeof(dir), "%s/demo", exe);
+	return dir;
+}
+
+/* path as printed: relative to the current directory when it is below it
+ * (build/demo/... from the checkout), else absolute, so that it can be
+ * found from wherever the program ran. */
+static const char *shown_path(const char *path, char *buf, size_t len)
+{
+	char cwd[4096], *abs = realpath(path, NULL);
+	if (!abs)
+		return path;
+	size_t cl = getcwd(cwd, sizeof(cwd)) ? strlen(cwd) : 0;
+	if (cl && !strncmp(abs, cwd, cl) && abs[cl] == '/')
+		snprintf(buf, len, "%s", abs + cl + 1);
+	else
+		snprintf(buf, len, "%s", abs);
+	free(abs);
+	return buf;
+}
 
 static const char *const class_names[IDX_CLASSES] = {
 	"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
@@ -72,14 +117,15 @@ static void usage(FILE *f)
 "                    all 60000 otherwise)\n"
 "  --test-subset N   test samples (default: %d on sim, all 10000 otherwise)\n"
 "  --data DIR        the IDX files (default " DEFAULT_DATA ")\n"
-"  --out DIR         the CSV log and the SVG chart (default " DEFAULT_OUT ")\n"
+"  --out DIR         the CSV log and the SVG chart (default %s:\n"
+"                    demo/ in the build directory of this binary)\n"
 "  --save FILE       write the trained weights (a versioned binary file)\n"
 "  --eval FILE       no training: load weights, report the test accuracy and\n"
 "                    the confusion matrix\n"
 "  --help            this text\n"
 "\n"
 "The full run: " PROG " --backend ref --epochs 5\n",
-		SIM_TRAIN_SUBSET, SIM_TEST_SUBSET);
+		SIM_TRAIN_SUBSET, SIM_TEST_SUBSET, default_out());
 	/* clang-format on */
 }
 
@@ -123,7 +169,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){.backend = "sim",
 			      .data = DEFAULT_DATA,
-			      .out = DEFAULT_OUT,
+			      .out = default_out(),
 			      .seed = 1};
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
@@ -624,7 +670,9 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 		error("%s", err);
 		goto out;
 	}
-	printf("log:     %s\nchart:   %s\n", csv, svg);
+	char shown[4096];
+	printf("log:     %s\n", shown_path(csv, shown, sizeof(shown)));
+	printf("chart:   %s\n", shown_path(svg, shown, sizeof(shown)));
 	if (o->save) {
 		if (mlp_save(&m, o->save, err, sizeof(err))) {
 			error("%s", err);

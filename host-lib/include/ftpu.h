@@ -63,6 +63,11 @@ const char *ftpu_strerror(int status);
  * header the caller compiled against). */
 unsigned ftpu_version(void);
 
+/* The link protocol this library speaks, major << 16 | minor (as INFO's
+ * protocol, struct ftpu_device_info): ftpu_open refuses a device of
+ * another major version. */
+unsigned ftpu_protocol_version(void);
+
 /* ---- devices -------------------------------------------------------------- */
 
 typedef struct ftpu_device ftpu_device;
@@ -71,7 +76,11 @@ typedef struct ftpu_device ftpu_device;
  * Opens a device by URI:
  *   "sim" or "sim:OPTS"  the in-process Verilated device (the default when
  *                        uri is NULL or ""); OPTS, comma-separated:
- *                        rows=N,cols=N (a built model's size), trace=FILE.fst
+ *                        rows=N,cols=N (a built model's size), trace=FILE.fst,
+ *                        board=NAME (ftpu_builtin_devices lists those
+ *                        linked); in the shared libftpu.so only: a
+ *                        program linked with the static libftpu.a gets
+ *                        FTPU_ERR_UNSUPPORTED
  *   "ref"                the C model of the device (bit-exact, fast)
  *   "uart:TTY[@BAUD]"    a serial port, default 3000000 baud
  *   "xdma:/dev/xdmaN"    a PCIe card through the Xilinx XDMA driver
@@ -189,6 +198,17 @@ int ftpu_discover(int (*found)(void *arg, const char *uri, const char *what),
 		  void *arg);
 
 /*
+ * Calls found(arg, uri, what) once for every in-process device this
+ * program can open, without opening it: the simulated devices it was
+ * linked with ("sim", "sim:rows=4", "sim:board=NAME" for each simulated
+ * board; none in a program linked with the static libftpu.a alone) and
+ * "ref", the C model. found() returns nonzero to stop. Returns the number
+ * reported; fails only with FTPU_ERR_INVALID (found NULL).
+ */
+int ftpu_builtin_devices(int (*found)(void *arg, const char *uri, const char *what),
+			 void *arg);
+
+/*
  * Opens uri, reads its INFO into *info waiting at most timeout_ms for the
  * answer (0: ftpu_open's default), and closes it: whether a discovered
  * device answers. Fails as ftpu_open(), the reason in ftpu_last_error(NULL);
@@ -206,9 +226,17 @@ struct ftpu_stats {
 	uint64_t weight_stall, input_stall, output_stall; /* cycles, docs/core.md */
 	uint64_t bytes_in, bytes_out; /* link bytes to / from the device */
 	uint64_t instructions;  /* instructions retired */
-	double utilization;     /* macs / (rows * cols * cycles) */
-	double roofline;        /* utilization bound by the link: compute cycles /
-				 * max(compute, link) cycles, at one byte per cycle */
+	/* The share of the array's peak the run used, link time included:
+	 * macs / (rows * cols * cycles). A run whose operands come over the
+	 * link is bound by it, not by the array (the array alone, data on the
+	 * device, nears 1.0: docs/array.md). */
+	double utilization;
+	/* The link roofline: the best utilization the run's link bytes allow,
+	 * compute cycles / max(compute, link) cycles, at one byte per cycle
+	 * each way (compute = macs / (rows * cols), link = the larger of
+	 * bytes_in and bytes_out). A bound, not a result: utilization /
+	 * roofline is how close the run came to it. */
+	double roofline;
 	double host_seconds;    /* wall time of the call */
 };
 

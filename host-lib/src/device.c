@@ -177,6 +177,10 @@ void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st)
 }
 
 unsigned ftpu_version(void) { return FTPU_VERSION; }
+unsigned ftpu_protocol_version(void)
+{
+	return FTPU_LINK_VERSION_MAJOR << 16 | FTPU_LINK_VERSION_MINOR;
+}
 
 /* A monotonic clock in seconds, for every timeout and timing in libftpu. */
 double ftpu__now_s(void)

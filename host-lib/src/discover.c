@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * discover.c - finding board devices: every transport's enumerate hook
- * (host-lib/src/transports/transport.h) in the order ftpu_open() knows them, and a probe
+ * (host-lib/src/transports/transport.h) in the order ftpu_open() knows them, the
+ * in-process devices (their builtin hooks), and a probe
  * that opens a device with a short INFO timeout (what `ftpu list` prints).
  */
 #include <stdio.h>
@@ -48,6 +49,22 @@ int ftpu_discover(int (*found)(void *arg, const char *uri, const char *what), vo
 		}
 	}
 	ftpu__fail(NULL, FTPU_OK, "%s", why);
+	return c.n;
+}
+
+int ftpu_builtin_devices(int (*found)(void *arg, const char *uri, const char *what),
+			 void *arg)
+{
+	struct count c = { .found = found, .arg = arg };
+	const struct ftpu_transport_ops *const *t;
+	size_t n;
+
+	if (!found)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_builtin_devices: found is NULL");
+	t = ftpu__transports(&n);
+	for (size_t i = 0; i < n && !c.stop; i++)
+		if (t[i]->builtin)
+			t[i]->builtin(count_found, &c);
 	return c.n;
 }
 

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,57 @@ static void test_uris(void **state)
 	assert_int_equal(ftpu_reset(NULL), FTPU_ERR_INVALID);
 	ftpu_close(dev);
 	assert_true(ftpu_version() == FTPU_VERSION);
+	assert_true(ftpu_protocol_version() == 0x00010000);
+}
+
+struct uri_list {
+	char uri[8][64];
+	size_t n;
+};
+
+static int add_uri(void *arg, const char *uri, const char *what)
+{
+	struct uri_list *l = arg;
+	assert_true(what && what[0]);
+	assert_true(l->n < 8);
+	snprintf(l->uri[l->n++], sizeof(l->uri[0]), "%s", uri);
+	return 0;
+}
+
+static int stop_first(void *arg, const char *uri, const char *what)
+{
+	(void)uri, (void)what;
+	++*(int *)arg;
+	return 1;
+}
+
+/* ftpu_builtin_devices: the in-process devices this program links, each of
+ * which opens; this test links device_16 and device_4p, no board model, so
+ * no sim:board= (and opening one says which boards are linked). */
+static void test_builtin_devices(void **state)
+{
+	(void)state;
+	struct uri_list l = { .n = 0 };
+	assert_int_equal(ftpu_builtin_devices(add_uri, &l), 3);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.uri[0], "sim");
+	assert_string_equal(l.uri[1], "sim:rows=4");
+	assert_string_equal(l.uri[2], "ref");
+	for (size_t i = 0; i < l.n; i++) {
+		ftpu_device *dev;
+		if (ftpu_open(l.uri[i], &dev))
+			fail_msg("%s: %s", l.uri[i], ftpu_last_error(NULL));
+		assert_int_equal(ftpu_close(dev), FTPU_OK);
+	}
+	int calls = 0;
+	assert_int_equal(ftpu_builtin_devices(stop_first, &calls), 1);
+	assert_int_equal(calls, 1);
+	assert_int_equal(ftpu_builtin_devices(NULL, NULL), FTPU_ERR_INVALID);
+	ftpu_device *dev;
+	assert_int_equal(ftpu_open("sim:board=icebreaker", &dev), FTPU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(ftpu_last_error(NULL), "without the simulated board"));
+	assert_int_equal(ftpu_open("sim:board=nosuch", &dev), FTPU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(ftpu_last_error(NULL), "(linked: none)"));
 }
 
 /*
@@ -290,6 +342,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uris),
+		cmocka_unit_test(test_builtin_devices),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_fault_and_recovery),
 		cmocka_unit_test(test_truncated_program),

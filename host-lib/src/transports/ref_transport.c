@@ -52,10 +52,17 @@ static long ref_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 	return (long)ftpu_ref_device_read(ctx, buf, cap);
 }
 
+static int ref_builtin(int (*found)(void *arg, const char *uri, const char *what),
+		       void *arg)
+{
+	return found(arg, "ref", "the C model of the device (bit-exact, fast)");
+}
+
 const struct ftpu_transport_ops ftpu_transport_ref = {
 	.scheme = "ref",
 	.open = ref_open,
 	.close = ref_close,
 	.write = ref_write,
 	.read = ref_read,
+	.builtin = ref_builtin,
 };

@@ -3,7 +3,10 @@
  * sim_missing.c - the "sim" scheme when the program was linked without the
  * simulated devices: a weak ftpu_transport_sim that sim/sim_transport.c
  * (linked with the device models, and into libftpu.so) overrides. Keeps
- * "sim" a known scheme that fails with FTPU_ERR_UNSUPPORTED.
+ * "sim" a known scheme that fails with FTPU_ERR_UNSUPPORTED, and says what
+ * a user of the installed library can do: a program linked with libftpu.a
+ * gets here, and mk/models.mk (how the source tree links the models) is
+ * not installed.
  */
 #include <stdio.h>
 
@@ -14,8 +17,10 @@ static int missing_open(const char *opts, void **ctx, char *err, size_t err_len)
 {
 	(void)opts;
 	(void)ctx;
-	snprintf(err, err_len, "this program was linked without the simulated "
-		 "device (link the device models, see mk/models.mk)");
+	snprintf(err, err_len, "this program was linked with the static libftpu.a, "
+		 "which has no simulated device: link the shared library (-lftpu, "
+		 "as pkg-config --libs ftpu gives) for \"sim\", or open \"ref\" "
+		 "(the bit-exact C model)");
 	return FTPU_ERR_UNSUPPORTED;
 }
 

@@ -41,6 +41,15 @@ struct ftpu_transport_ops {
 	 */
 	int (*enumerate)(int (*found)(void *arg, const char *uri, const char *what),
 			 void *arg, char *err, size_t err_len);
+	/*
+	 * Optional (NULL when the scheme has none): calls found() once for
+	 * every in-process device of this scheme that this program can open
+	 * ("sim:board=icebreaker" when its model is linked, "ref"), with its
+	 * URI and a short description, without opening it (ftpu_builtin_devices,
+	 * ftpu list). Returns the first nonzero found() returned, else 0.
+	 */
+	int (*builtin)(int (*found)(void *arg, const char *uri, const char *what),
+		       void *arg);
 };
 
 /* "sim" comes from the simulated-device library (sim/sim_transport.c); a
