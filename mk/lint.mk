@@ -9,7 +9,7 @@ LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_ac
 	ftpu_activate_unit:core ftpu_output_unit:core ftpu_core:core ftpu_link_mux:link \
 	ftpu_link_errors:link ftpu_top:all ftpu_phy_uart:link ftpu_phy_ft245:link \
 	ftpu_phy_axis:link ftpu_icebreaker:boards ftpu_ulx3s:boards ftpu_arty:boards \
-	ftpu_tangnano20k:boards ftpu_icebreaker_tb:boards ftpu_tangnano20k_tb:boards ftpu_rv32i:cpu ftpu_cpu:cpu ftpu_cpu_tb:cputb
+	ftpu_tangnano20k:boards ftpu_icebreaker_tb:boards ftpu_tangnano20k_tb:boards ftpu_ulx3s_tb:boards ftpu_rv32i:cpu ftpu_cpu:cpu ftpu_cpu_tb:cputb
 LINT_STAMP := $(BUILD)/lint/ok
 # The UART boards' tops and the simulated iCEBreaker (the LiteFury top needs
 # Xilinx primitives and the XDMA IP: Yosys reads it in make boards).

@@ -275,6 +275,9 @@ struct ftpu_sim *ftpu_sim_open_board_icebreaker(const char *trace_path);
 /* The Tang Nano 20K's top (boards/tangnano20k/) the same way: 3 Mbaud at the
  * board's 27 MHz, a 2x2 array. */
 struct ftpu_sim *ftpu_sim_open_board_tangnano20k(const char *trace_path);
+/* The ULX3S's top (boards/ulx3s/): 3 Mbaud at the device's 33.3 MHz, a 4x4
+ * array, the control core and its firmware answering CONTROL. */
+struct ftpu_sim *ftpu_sim_open_board_ulx3s(const char *trace_path);
 
 /* A device model's parameters (mk/models.mk), as INFO reports them and the
  * build-only ones. The model comes out of its opener reset (4 cycles);

@@ -16,7 +16,7 @@
  * boards' pipeline on a 4x4 array), trace=FILE.fst (a TRACE=1 build),
  * board=NAME (a board's top behind its pins: the UART PHY at the board's
  * baud rate and array; sim/board_shim.cpp, docs/boards.md): icebreaker,
- * tangnano20k.
+ * tangnano20k, ulx3s.
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,6 +34,7 @@
 #pragma weak ftpu_sim_open_device_4p
 #pragma weak ftpu_sim_open_board_icebreaker
 #pragma weak ftpu_sim_open_board_tangnano20k
+#pragma weak ftpu_sim_open_board_ulx3s
 #pragma weak ftpu_sim_close
 #pragma weak ftpu_sim_device_push
 #pragma weak ftpu_sim_device_pull
@@ -80,6 +81,7 @@ static const struct sim_board *sim_boards(size_t *n)
 	static const struct sim_board boards[] = {
 		{ "icebreaker", ftpu_sim_open_board_icebreaker },
 		{ "tangnano20k", ftpu_sim_open_board_tangnano20k },
+		{ "ulx3s", ftpu_sim_open_board_ulx3s },
 	};
 	*n = sizeof(boards) / sizeof(boards[0]);
 	return boards;

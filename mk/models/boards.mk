@@ -1,7 +1,7 @@
 # The boards (boards/<board>/board.mk, mk/boards.mk) and their simulated
 # tops: board_icebreaker is the iCEBreaker top behind its pins, UART PHY
 # included (sim/board_shim.cpp), at the board's own parameters; the sim
-# transport opens it as sim:board=icebreaker.
+# transport opens it as sim:board=icebreaker (and so for every SIM_BOARDS).
 BOARD_COMMON := $(wildcard boards/common/*.sv)
 BOARDS := $(notdir $(patsubst %/board.mk,%,$(wildcard boards/*/board.mk)))
 include $(wildcard boards/*/board.mk)
@@ -15,12 +15,15 @@ define board_model
 board_$(1)_TOP := ftpu_$(1)_tb
 board_$(1)_SRCS := $(RTL_CORE) $(wildcard rtl/link/*.sv) $(RTL_CPU) rtl/ftpu_top.sv \
 	$($(1)_SRCS) sim/tops/ftpu_$(1)_tb.sv
-board_$(1)_VFLAGS := $(foreach p,$($(1)_PARAMS),-G$(p))
+# The firmware ROM image is read by the tops that run the control core.
+board_$(1)_VFLAGS := $(foreach p,$($(1)_PARAMS),-G$(p)) \
+	+define+FTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))
 board_$(1)_SHIM := sim/board_shim.cpp
 board_$(1)_SHIMFLAGS := $(call board_defines,$(1))
 MODELS += board_$(1)
 test_board_$(1)_MODELS := device_16 device_4p board_$(1)
 $(BUILD)/tests/rtl/test_board_$(1).o: CFLAGS += $(call board_defines,$(1)) -DFTPU_BOARD_NAME='"$(1)"'
 endef
-SIM_BOARDS := icebreaker tangnano20k
+SIM_BOARDS := icebreaker tangnano20k ulx3s
 $(foreach b,$(SIM_BOARDS),$(eval $(call board_model,$(b))))
+$(foreach b,$(SIM_BOARDS),$(SIM_DIR)/board_$(b)/Vboard_$(b)__ALL.a): $(FW_ROM_SVH)
