@@ -248,6 +248,28 @@ static void *watchdog_main(void *arg)
 	return NULL;
 }
 
+/* The last calls before the current one, printed with a violation. */
+enum { HISTORY = 6 };
+struct past_call {
+	char desc[128];
+	enum fault_kind fault;
+	bool struck;
+	int ret;
+	double seconds;
+};
+static struct past_call history[HISTORY];
+static uint64_t history_n;
+
+static void remember(const char *desc, enum fault_kind fk, bool struck, int ret, double s)
+{
+	struct past_call *c = &history[history_n++ % HISTORY];
+	snprintf(c->desc, sizeof(c->desc), "%s", desc);
+	c->fault = fk;
+	c->struck = struck;
+	c->ret = ret;
+	c->seconds = s;
+}
+
 static void violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void violation(const char *fmt, ...)
 {
@@ -258,6 +280,13 @@ static void violation(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+	uint64_t from = history_n > HISTORY ? history_n - HISTORY : 0;
+	for (uint64_t i = from; i < history_n; i++) {
+		const struct past_call *c = &history[i % HISTORY];
+		printf("  before: %s, fault %s%s, %s, %.2f s\n", c->desc, fault_names[c->fault],
+		       c->fault ? (c->struck ? " (struck)" : " (did not strike)") : "",
+		       c->ret ? ftpu_strerror(c->ret) : "ok", c->seconds);
+	}
 	fflush(stdout);
 }
 
@@ -543,7 +572,7 @@ static bool parse_num(const char *s, unsigned long long *v)
 
 int main(int argc, char **argv)
 {
-	unsigned long long seconds = 60, seed = 1, per_mille = 300, timeout_ms = 1500, v;
+	unsigned long long seconds = 60, seed = 1, per_mille = 300, timeout_ms = 4000, v;
 	for (int i = 1; i < argc; i++) {
 		unsigned long long *dst = !strcmp(argv[i], "--seconds")	  ? &seconds
 					  : !strcmp(argv[i], "--seed")		  ? &seed
@@ -664,6 +693,7 @@ int main(int argc, char **argv)
 			watch_what = "recovery";
 			recover(&s, desc);
 		}
+		remember(desc, fk, applied, ret, took);
 		if (calls == 50)
 			rss_start = rss_kib();
 		long rss = rss_kib();

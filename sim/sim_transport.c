@@ -205,12 +205,17 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 			 "device (link the device models, see mk/models.mk)");
 		return FTPU_ERR_UNSUPPORTED;
 	}
-	if (board && (opts_have_rows(opts) || !board->open)) {
-		snprintf(err, err_len, opts_have_rows(opts) ?
-			 "sim:board= takes no rows/cols (the board sets its array)" :
-			 "this program was linked without the simulated board "
-			 "(link its board_ model, see mk/models/boards.mk)");
-		return opts_have_rows(opts) ? FTPU_ERR_INVALID : FTPU_ERR_UNSUPPORTED;
+	if (board && opts_have_rows(opts)) {
+		snprintf(err, err_len, "sim:board= takes no rows/cols (the board sets its array)");
+		return FTPU_ERR_INVALID;
+	}
+	if (board && !board->open) {
+		char built[128];
+		linked_boards(built, sizeof(built));
+		snprintf(err, err_len, "this program was linked without the simulated board "
+			 "\"%s\" (linked: %s); the shared libftpu (-lftpu) carries every board",
+			 board->name, built);
+		return FTPU_ERR_UNSUPPORTED;
 	}
 	if (!board && rows != 16 && rows != 4) {
 		snprintf(err, err_len, "no simulated device with a %ux%u array "
