@@ -162,6 +162,20 @@ void ftpu__program_pack(ftpu_program *p, const float *const *inputs);
 void ftpu__program_unpack(const ftpu_program *p, const uint32_t *data,
 			  float *const *outputs);
 
+/*
+ * The program file format (program.c) in memory, for ftpu_program_load and
+ * ftpu_program_save and for the tests and fuzz target of the format.
+ * ftpu__program_parse reads a whole file image of len bytes: FTPU_OK and
+ * a new program in *out, or FTPU_ERR_CORRUPT / FTPU_ERR_UNSUPPORTED /
+ * FTPU_ERR_NOMEM with the reason in why (why_len bytes, may be 0).
+ * ftpu__program_encode writes the file image of p (the bytes
+ * ftpu_program_save writes) into a new buffer (free() it): FTPU_OK,
+ * FTPU_ERR_NOMEM, or FTPU_ERR_UNSUPPORTED (counts beyond the format).
+ */
+int ftpu__program_parse(const uint8_t *buf, size_t len, ftpu_program **out, char *why,
+			size_t why_len);
+int ftpu__program_encode(const ftpu_program *p, uint8_t **out, size_t *len);
+
 /* The 64-bit FNV-1a hash of n words (as little-endian bytes). */
 uint64_t ftpu__hash_words(const uint32_t *w, size_t n);
 
