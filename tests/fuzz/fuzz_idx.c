@@ -41,15 +41,17 @@ static uint32_t idxf_be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* The gzip input inflated by zlib: 1 and the bytes when it is one whole
- * stream with nothing after it, 0 when it is not, -1 when it inflates to
- * more than IDXF_MAX_PLAIN (undecided). */
+/* The gzip input inflated by zlib: 1 and the bytes (valid until the next
+ * call) when it is one whole stream with nothing after it, 0 when it is
+ * not, -1 when it inflates to more than IDXF_MAX_PLAIN (undecided). */
 static int idxf_gunzip(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len)
 {
 	z_stream z;
 	memset(&z, 0, sizeof(z));
 	FUZZ_CHECK(inflateInit2(&z, 16 + MAX_WBITS) == Z_OK);
-	uint8_t *buf = malloc(IDXF_MAX_PLAIN + 1);
+	static uint8_t *buf; /* one buffer for all runs: cheaper than a malloc each */
+	if (!buf)
+		buf = malloc(IDXF_MAX_PLAIN + 1);
 	FUZZ_CHECK(buf);
 	z.next_in = (Bytef *)in;
 	z.avail_in = (uInt)len;
@@ -135,7 +137,7 @@ static int fuzz_idx_one(const uint8_t *data, size_t size)
 	/* the model */
 	const uint8_t *plain = copy;
 	size_t plain_len = len;
-	uint8_t *inflated = NULL;
+	uint8_t *inflated;
 	int decided = 1;
 	bool want;
 	if (len >= 2 && copy[0] == 0x1f && copy[1] == 0x8b) {
@@ -178,7 +180,6 @@ static int fuzz_idx_one(const uint8_t *data, size_t size)
 		FUZZ_CHECK(ret == FTPU_ERR_CORRUPT || ret == FTPU_ERR_NOMEM);
 		FUZZ_CHECK(strstr(err, name) != NULL);
 	}
-	free(inflated);
 	free(copy);
 	free(gz);
 	return 0;
