@@ -190,13 +190,18 @@ int ftpu__program_finish(ftpu_program *p, char *why, size_t why_len)
 	}
 	if (total > SIZE_MAX / sizeof(uint32_t) - 1)
 		return why_fail(why, why_len, "too much output");
+	/* The DATA buffer is allocated by its first run (ftpu__program_data):
+	 * a small file may describe outputs of gigabytes, which loading it
+	 * must not reserve (found by tests/fuzz/fuzz_program_file.c). */
 	p->data_words = (size_t)total;
-	p->data = malloc((p->data_words + 1) * sizeof(uint32_t));
-	if (!p->data) {
-		why_fail(why, why_len, "out of memory");
-		return FTPU_ERR_NOMEM;
-	}
 	return FTPU_OK;
+}
+
+uint32_t *ftpu__program_data(ftpu_program *p)
+{
+	if (!p->data)
+		p->data = malloc((p->data_words + 1) * sizeof(uint32_t));
+	return p->data;
 }
 
 static uint32_t f32_bits(float f)
@@ -352,6 +357,11 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 				 p->dev.acc_vectors, p->dev.bias_vectors, info->rows, info->cols,
 				 info->ub_vectors, info->weight_tiles, info->acc_vectors,
 				 info->bias_vectors);
+		goto out_unlock;
+	}
+	if (!ftpu__program_data(p)) {
+		ret = ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_run: out of memory for %zu DATA words",
+				 p->data_words);
 		goto out_unlock;
 	}
 	ftpu__program_pack(p, inputs);

@@ -8,7 +8,8 @@
  * CRC-32 is recomputed first, so that the fuzzer gets past it to the
  * counts, shapes, pieces and instructions.
  *
- * Checked for a file that loads: the program's inputs and outputs and
+ * Checked for a file that loads: no DATA buffer is allocated yet (a small
+ * file may describe outputs of gigabytes); the program's inputs and outputs and
  * their shapes (ftpu_program_io, ftpu_program_shape) are the file's; its
  * file image (ftpu__program_encode, the bytes ftpu_program_save writes) is
  * the input with the input pieces' words zeroed and the CRC redone (every
@@ -73,6 +74,8 @@ static int fuzz_program_file_one(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_CHECK(p != NULL);
+	/* loading reserves no DATA buffer: its outputs may claim gigabytes */
+	FUZZ_CHECK(p->data == NULL);
 
 	/* the header's counts and shapes are what the program reports */
 	FUZZ_CHECK(len >= 76);
