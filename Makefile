@@ -13,6 +13,8 @@
 #   make firmware      the control core's images (mk/models/cpu.mk)
 #   make bench         benchmarks (tables, never pass/fail)
 #   make soak          30 minutes of random calls with link faults (SOAK_SECONDS)
+#   make fuzz          every libFuzzer target, FUZZ_SECONDS (60) each or FUZZ_RUNS=n
+#                      inputs (mk/fuzz.mk; make fuzz-idx etc. for one)
 #   make sim           build the Verilated models
 #   make clean         remove build/ (the tools in .venv/ stay; make distclean removes them too)
 #   TRACE=1            build models with FST tracing; waves go to build/waves/
@@ -63,13 +65,13 @@ INC_tests/transport := $(LIB_INC) $(HARNESS_INC)
 INC_tests/rtl := $(HARNESS_INC)
 INC_tests/cpu := $(HARNESS_INC) -Ifirmware/include
 INC_tests/firmware := $(HARNESS_INC) -Ifirmware/include
-INC_tests/fuzz := -Iproto -Ifirmware/include
+INC_tests/fuzz := $(LIB_INC) -Ifirmware/include
 INC_tests/examples := -Ihost-lib/include -Iharness
 INC_tests/tools := -Ihost-lib/include
 INC_bench := $(LIB_INC) $(HARNESS_INC)
 # Folders a layer may reach by a relative include (../x.c) beyond its -I.
 ROOTS_tests/firmware := firmware tests/fuzz examples
-ROOTS_tests/fuzz := firmware
+ROOTS_tests/fuzz := firmware examples
 ROOTS_tests/examples := examples
 ROOTS_firmware := firmware
 LAYERS := host-lib/src/transports/ref_transport.c proto model firmware host-lib sim \
@@ -337,6 +339,7 @@ test: $(BENCHES) $(EXAMPLES) $(FMNIST)
 all: $(LIBFTPU) $(LIBFTPU_SO) $(FTPU_CLI) $(TESTS) $(BENCHES) $(EXAMPLES) $(FMNIST) firmware
 
 # --- lint and synthesis --------------------------------------------------------
+include mk/fuzz.mk
 include mk/lint.mk
 -include mk/synth.mk
 include mk/boards.mk

@@ -14,7 +14,9 @@
 #    script has run, so nothing it evaluates depends on a tool that was not
 #    yet installed.
 #
-# FTPU_DEPS="demo boards" adds package groups that only some targets need.
+# FTPU_DEPS="demo boards" adds package groups that only some targets need:
+# demo (the Fashion-MNIST data), fuzz (clang's libFuzzer and sanitizer
+# runtimes, make fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools_mk=${1:-build/tools.mk}
@@ -45,6 +47,8 @@ need=(
 for group in ${FTPU_DEPS:-}; do
   case $group in
     demo)   need+=(dataset-fashion-mnist:/usr/share/datasets/fashion-mnist) ;;
+    fuzz)   rt=$(clang --print-runtime-dir 2>/dev/null || echo /nonexistent)
+            need+=(libclang-rt-dev:$rt/libclang_rt.fuzzer-$(uname -m).a) ;;
     *) echo "deps.sh: unknown group '$group'" >&2; exit 2 ;;
   esac
 done

@@ -29,6 +29,7 @@
 #include "ftpu.h"
 #include "ftpu_sim.h"
 #include "transport.h"
+#include "uri.h"
 
 #pragma weak ftpu_sim_open_device_16
 #pragma weak ftpu_sim_open_device_4p
@@ -49,64 +50,30 @@ struct sim_ctx {
 	struct ftpu_sim *sim;
 };
 
-/* A decimal option value, whole and in range. */
-static bool parse_uint(const char *s, size_t len, unsigned *out)
+/* The simulated boards' openers, in the order of ftpu__sim_boards (uri.c,
+ * the names after board=); NULL when this program was linked without
+ * the board's model. */
+typedef struct ftpu_sim *(*sim_opener)(const char *trace_path);
+static sim_opener board_opener(int board)
 {
-	char buf[16];
-	char *end;
-	unsigned long v;
-
-	if (len == 0 || len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtoul(buf, &end, 10);
-	if (errno || *end || v > UINT_MAX)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
-/* The simulated boards (mk/models/boards.mk SIM_BOARDS): the name after
- * board= and the model's opener, NULL when this program was linked
- * without it. */
-struct sim_board {
-	const char *name;
-	struct ftpu_sim *(*open)(const char *trace_path);
-};
-
-static const struct sim_board *sim_boards(size_t *n)
-{
-	static const struct sim_board boards[] = {
-		{ "icebreaker", ftpu_sim_open_board_icebreaker },
-		{ "tangnano20k", ftpu_sim_open_board_tangnano20k },
-		{ "ulx3s", ftpu_sim_open_board_ulx3s },
+	static const sim_opener openers[] = {
+		ftpu_sim_open_board_icebreaker,
+		ftpu_sim_open_board_tangnano20k,
+		ftpu_sim_open_board_ulx3s,
 	};
-	*n = sizeof(boards) / sizeof(boards[0]);
-	return boards;
-}
-
-static const struct sim_board *find_board(const char *name, size_t len)
-{
-	size_t n;
-	const struct sim_board *boards = sim_boards(&n);
-	for (size_t i = 0; i < n; i++)
-		if (strlen(boards[i].name) == len && !memcmp(boards[i].name, name, len))
-			return &boards[i];
-	return NULL;
+	return board >= 0 && (size_t)board < sizeof(openers) / sizeof(openers[0]) ?
+		       openers[board] : NULL;
 }
 
 /* The boards this program links, "icebreaker, tangnano20k" ("none"). */
 static void linked_boards(char *buf, size_t len)
 {
-	size_t n, at = 0;
-	const struct sim_board *boards = sim_boards(&n);
+	size_t at = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < n && at < len; i++)
-		if (boards[i].open)
+	for (int i = 0; ftpu__sim_boards[i] && at < len; i++)
+		if (board_opener(i))
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
-					       boards[i].name);
+					       ftpu__sim_boards[i]);
 	if (!buf[0])
 		snprintf(buf, len, "none");
 }
@@ -119,102 +86,32 @@ static bool have_sim(void)
 	       ftpu_sim_device_out_queued;
 }
 
-/* A user's text in a message: at most 64 bytes, the rest elided, so the
- * message ends as written */
-#define SHOWN(n, s) (int)((n) > 64 ? 64 : (n)), (s), ((n) > 64 ? "..." : "")
-
-/* Whether the options name rows= or cols= (board= sets its own array). */
-static bool opts_have_rows(const char *opts)
-{
-	for (const char *p = opts; *p; p++)
-		if ((p == opts || p[-1] == ',') &&
-		    (!strncmp(p, "rows=", 5) || !strncmp(p, "cols=", 5)))
-			return true;
-	return false;
-}
-
 static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 {
-	unsigned rows = 16, cols = 0;
-	const struct sim_board *board = NULL;
-	char trace[1024] = "";
-	const char *p = opts;
+	struct ftpu__sim_uri o;
+	int ret = ftpu__uri_parse_sim(opts, &o, err, err_len);
 
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		const char *eq = memchr(p, '=', len);
-		size_t klen = eq ? (size_t)(eq - p) : len;
-		const char *val = eq ? eq + 1 : NULL;
-		size_t vlen = eq ? len - klen - 1 : 0;
-
-		if (!eq || klen == 0) {
-			snprintf(err, err_len, "sim option \"%.*s%s\" is not key=value",
-				 SHOWN(len, p));
-			return FTPU_ERR_INVALID;
-		}
-		if (klen == 4 && !memcmp(p, "rows", 4)) {
-			if (!parse_uint(val, vlen, &rows)) {
-				snprintf(err, err_len, "sim option rows=\"%.*s%s\" is not a number",
-					 SHOWN(vlen, val));
-				return FTPU_ERR_INVALID;
-			}
-		} else if (klen == 4 && !memcmp(p, "cols", 4)) {
-			if (!parse_uint(val, vlen, &cols)) {
-				snprintf(err, err_len, "sim option cols=\"%.*s%s\" is not a number",
-					 SHOWN(vlen, val));
-				return FTPU_ERR_INVALID;
-			}
-		} else if (klen == 5 && !memcmp(p, "board", 5)) {
-			board = find_board(val, vlen);
-			if (!board) {
-				char built[128];
-				linked_boards(built, sizeof(built));
-				snprintf(err, err_len, "no simulated board \"%.*s%s\" (linked: "
-					 "%s)", SHOWN(vlen, val), built);
-				return FTPU_ERR_UNSUPPORTED;
-			}
-		} else if (klen == 5 && !memcmp(p, "trace", 5)) {
-			if (vlen == 0 || vlen >= sizeof(trace)) {
-				snprintf(err, err_len, "sim option trace= needs a file name");
-				return FTPU_ERR_INVALID;
-			}
-			memcpy(trace, val, vlen);
-			trace[vlen] = '\0';
-		} else {
-			snprintf(err, err_len,
-				 "unknown sim option \"%.*s%s\" (known: rows, cols, board, trace)",
-				 SHOWN(klen, p));
-			return FTPU_ERR_INVALID;
-		}
-		p = end ? end + 1 : p + len;
-		if (end && !*p) {
-			snprintf(err, err_len, "sim options end with a comma");
-			return FTPU_ERR_INVALID;
-		}
-	}
-	if (!cols)
-		cols = rows;
-	if (rows != cols) {
-		snprintf(err, err_len, "the device's array is square: rows=%u cols=%u",
-			 rows, cols);
-		return FTPU_ERR_INVALID;
-	}
+	if (ret)
+		return ret;
+	unsigned rows = o.rows, cols = o.cols;
+	const char *trace = o.trace;
+	bool board = o.board >= 0;
+	sim_opener board_open = board_opener(o.board);
 	if (!have_sim()) {
 		snprintf(err, err_len, "this program was linked without the simulated "
 			 "device (link the device models, see mk/models.mk)");
 		return FTPU_ERR_UNSUPPORTED;
 	}
-	if (board && opts_have_rows(opts)) {
+	if (board && o.have_rows) {
 		snprintf(err, err_len, "sim:board= takes no rows/cols (the board sets its array)");
 		return FTPU_ERR_INVALID;
 	}
-	if (board && !board->open) {
+	if (board && !board_open) {
 		char built[128];
 		linked_boards(built, sizeof(built));
 		snprintf(err, err_len, "this program was linked without the simulated board "
 			 "\"%s\" (linked: %s); the shared libftpu (-lftpu) carries every board",
-			 board->name, built);
+			 ftpu__sim_boards[o.board], built);
 		return FTPU_ERR_UNSUPPORTED;
 	}
 	if (!board && rows != 16 && rows != 4) {
@@ -234,7 +131,7 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 		snprintf(err, err_len, "out of memory");
 		return FTPU_ERR_NOMEM;
 	}
-	c->sim = board ? board->open(trace[0] ? trace : NULL) :
+	c->sim = board ? board_open(trace[0] ? trace : NULL) :
 		 rows == 16 ? ftpu_sim_open_device_16(trace[0] ? trace : NULL) :
 			      ftpu_sim_open_device_4p(trace[0] ? trace : NULL);
 	if (!c->sim) {
@@ -288,13 +185,11 @@ static long sim_read(void *ctx, void *buf, size_t cap, unsigned timeout_ms)
 }
 
 /* The simulated devices this program links: "sim", "sim:rows=4", and
- * "sim:board=NAME" for every board of sim_boards() whose model it links. */
+ * "sim:board=NAME" for every board of ftpu__sim_boards whose model it links. */
 static int sim_builtin(int (*found)(void *arg, const char *uri, const char *what),
 		       void *arg)
 {
 	char uri[64], what[128];
-	size_t n;
-	const struct sim_board *boards = sim_boards(&n);
 	int stop = 0;
 
 	if (!have_sim())
@@ -303,12 +198,12 @@ static int sim_builtin(int (*found)(void *arg, const char *uri, const char *what
 		stop = found(arg, "sim", "the Verilated device, 16x16 array");
 	if (!stop && ftpu_sim_open_device_4p)
 		stop = found(arg, "sim:rows=4", "the Verilated device, 4x4 with the boards' pipeline");
-	for (size_t i = 0; i < n && !stop; i++) {
-		if (!boards[i].open)
+	for (int i = 0; ftpu__sim_boards[i] && !stop; i++) {
+		if (!board_opener(i))
 			continue;
-		snprintf(uri, sizeof(uri), "sim:board=%s", boards[i].name);
+		snprintf(uri, sizeof(uri), "sim:board=%s", ftpu__sim_boards[i]);
 		snprintf(what, sizeof(what), "the %s board's top behind its UART pins "
-			 "(docs/boards.md)", boards[i].name);
+			 "(docs/boards.md)", ftpu__sim_boards[i]);
 		stop = found(arg, uri, what);
 	}
 	return stop;

@@ -16,6 +16,8 @@
 #define IDX_TYPE_UBYTE 0x08
 /* Larger files than this are not IDX files of ours: refuse to allocate. */
 #define IDX_MAX_BYTES ((size_t)1 << 30)
+/* The data buffer's first size; it doubles as data arrives. */
+#define IDX_FIRST_ALLOC ((size_t)1 << 20)
 
 static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
 {
@@ -40,16 +42,33 @@ struct src {
 	const char *path;
 	int fd;
 	bool gz, end, eof; /* gzip; its stream ended; the file ended */
+	const uint8_t *mem; /* a file image instead of fd (idx_read_*_mem) */
+	size_t mem_len, mem_at, mem_chunk;
 	z_stream z;
 	uint8_t in[1 << 16];
 	size_t plain_have, plain_at; /* plain: bytes of in not yet taken */
 };
 
-/* More input into in; 0, or a failure. */
-static int refill(struct src *s, char *err, size_t errlen)
+/* More input into in from byte off on (off > 0 only before the gzip
+ * check, which needs two bytes: a read may return fewer); 0, or a
+ * failure. */
+static int refill_at(struct src *s, size_t off, char *err, size_t errlen)
 {
 	for (;;) {
-		ssize_t r = read(s->fd, s->in, sizeof(s->in));
+		ssize_t r;
+		size_t room = sizeof(s->in) - off;
+		if (s->mem) {
+			size_t k = s->mem_len - s->mem_at;
+			if (k > s->mem_chunk)
+				k = s->mem_chunk;
+			if (k > room)
+				k = room;
+			memcpy(s->in + off, s->mem + s->mem_at, k);
+			s->mem_at += k;
+			r = (ssize_t)k;
+		} else {
+			r = read(s->fd, s->in + off, room);
+		}
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -61,26 +80,47 @@ static int refill(struct src *s, char *err, size_t errlen)
 			s->z.avail_in = (uInt)r;
 		} else {
 			s->plain_at = 0;
-			s->plain_have = (size_t)r;
+			s->plain_have = off + (size_t)r;
 		}
 		return FTPU_OK;
 	}
 }
 
-static int src_open(struct src *s, const char *path, char *err, size_t errlen)
+static int refill(struct src *s, char *err, size_t errlen)
+{
+	return refill_at(s, 0, err, errlen);
+}
+
+/* Opens path, or (mem not NULL) reads the file image mem of mem_len
+ * bytes, chunk bytes a read (0: as a file is read). */
+static int src_open(struct src *s, const char *path, const void *mem,
+		    size_t mem_len, size_t chunk, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->path = path;
-	s->fd = ftpu_open_file(path);
-	if (s->fd < 0) {
-		if (s->fd == FTPU_ERR_NOT_FOUND)
-			return fail(s->fd, err, errlen, "%s: no such file", path);
-		return fail(s->fd, err, errlen, "cannot open %s",
-			    ftpu_last_error(NULL));
+	if (mem) {
+		s->fd = -1;
+		s->mem = mem;
+		s->mem_len = mem_len;
+		s->mem_chunk = chunk && chunk < sizeof(s->in) ? chunk : sizeof(s->in);
+	} else {
+		s->fd = ftpu_open_file(path);
+		if (s->fd < 0) {
+			if (s->fd == FTPU_ERR_NOT_FOUND)
+				return fail(s->fd, err, errlen, "%s: no such file",
+					    path);
+			return fail(s->fd, err, errlen, "cannot open %s",
+				    ftpu_last_error(NULL));
+		}
 	}
 	int ret = refill(s, err, errlen);
+	/* the gzip magic is two bytes: a short first read is not the
+	 * file's end (found by tests/fuzz/fuzz_idx.c) */
+	while (!ret && s->plain_have < 2 && !s->eof)
+		ret = refill_at(s, s->plain_have, err, errlen);
 	if (ret) {
-		close(s->fd);
+		if (s->fd >= 0)
+			close(s->fd);
 		return ret;
 	}
 	s->gz = s->plain_have >= 2 && s->in[0] == 0x1f && s->in[1] == 0x8b;
@@ -88,7 +128,8 @@ static int src_open(struct src *s, const char *path, char *err, size_t errlen)
 		s->z.next_in = s->in;
 		s->z.avail_in = (uInt)s->plain_have;
 		if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
-			close(s->fd);
+			if (s->fd >= 0)
+				close(s->fd);
 			return fail(FTPU_ERR_NOMEM, err, errlen,
 				    "%s: out of memory", path);
 		}
@@ -100,7 +141,8 @@ static void src_close(struct src *s)
 {
 	if (s->gz)
 		inflateEnd(&s->z);
-	close(s->fd);
+	if (s->fd >= 0)
+		close(s->fd);
 }
 
 /* Up to n bytes into buf (fewer only at the end of the data); *got. */
@@ -211,7 +253,13 @@ static uint32_t be32(const uint8_t *p)
  * them into dims; then reads the data (prod(dims) bytes, after check(dims)
  * accepted them) into a new buffer, and insists on the end of the file.
  */
-static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
+struct idx_mem {
+	const void *data;
+	size_t len, chunk;
+};
+
+static int read_idx(const char *path, const struct idx_mem *mem, unsigned ndims,
+		    uint32_t *dims,
 		    int (*check)(const char *path, const uint32_t *dims,
 				 const void *arg, char *err, size_t errlen),
 		    const void *arg, uint8_t **data, size_t *size, char *err,
@@ -224,7 +272,9 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 	if (!f)
 		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
 			    path);
-	ret = src_open(f, path, err, errlen);
+	ret = mem ? src_open(f, path, mem->data ? mem->data : "", mem->len,
+			     mem->chunk, err, errlen) :
+		    src_open(f, path, NULL, 0, 0, err, errlen);
 	if (ret) {
 		free(f);
 		return ret;
@@ -263,13 +313,35 @@ static int read_idx(const char *path, unsigned ndims, uint32_t *dims,
 	ret = check(path, dims, arg, err, errlen);
 	if (ret)
 		goto out;
-	uint8_t *buf = malloc(total);
+	/* The buffer grows with the data that comes (doubling from 1 MiB):
+	 * a header claiming more than the file holds costs no more memory
+	 * than the file's data. */
+	size_t cap = total < IDX_FIRST_ALLOC ? total : IDX_FIRST_ALLOC, have = 0;
+	uint8_t *buf = malloc(cap);
+	while (buf && !ret && have < total) {
+		if (have == cap) {
+			cap = cap > total / 2 ? total : 2 * cap;
+			uint8_t *more = realloc(buf, cap);
+			if (!more) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = more;
+		}
+		size_t got;
+		ret = src_read(f, buf + have, cap - have, &got, err, errlen);
+		if (!ret && got < cap - have)
+			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+				   "%s: truncated: %zu of %zu bytes of the data",
+				   path, have + got, total);
+		have += got;
+	}
 	if (!buf) {
 		ret = fail(FTPU_ERR_NOMEM, err, errlen,
 			   "%s: out of memory for %zu bytes", path, total);
 		goto out;
 	}
-	ret = read_exact(f, buf, total, "data", err, errlen);
 	if (!ret)
 		ret = expect_end(f, total, err, errlen);
 	if (ret) {
@@ -307,8 +379,9 @@ static int check_none(const char *path, const uint32_t *dims, const void *arg,
 	return FTPU_OK;
 }
 
-int idx_read_images(const char *path, size_t rows, size_t cols,
-		    struct idx_images *out, char *err, size_t errlen)
+static int read_images(const char *path, const struct idx_mem *mem, size_t rows,
+		       size_t cols, struct idx_images *out, char *err,
+		       size_t errlen)
 {
 	struct image_shape s = {rows, cols};
 	uint32_t dims[3];
@@ -317,8 +390,8 @@ int idx_read_images(const char *path, size_t rows, size_t cols,
 
 	if (!path || !out)
 		return fail(FTPU_ERR_INVALID, err, errlen, "idx: no path");
-	int ret = read_idx(path, 3, dims, check_images, &s, &data, &size, err,
-			   errlen);
+	int ret = read_idx(path, mem, 3, dims, check_images, &s, &data, &size,
+			   err, errlen);
 	if (ret)
 		return ret;
 	out->count = dims[0];
@@ -328,8 +401,22 @@ int idx_read_images(const char *path, size_t rows, size_t cols,
 	return FTPU_OK;
 }
 
-int idx_read_labels(const char *path, struct idx_labels *out, char *err,
-		    size_t errlen)
+int idx_read_images(const char *path, size_t rows, size_t cols,
+		    struct idx_images *out, char *err, size_t errlen)
+{
+	return read_images(path, NULL, rows, cols, out, err, errlen);
+}
+
+int idx_read_images_mem(const char *name, const void *data, size_t len,
+			size_t chunk, size_t rows, size_t cols,
+			struct idx_images *out, char *err, size_t errlen)
+{
+	struct idx_mem m = {data, len, chunk};
+	return read_images(name, &m, rows, cols, out, err, errlen);
+}
+
+static int read_labels(const char *path, const struct idx_mem *mem,
+		       struct idx_labels *out, char *err, size_t errlen)
 {
 	uint32_t dims[1];
 	uint8_t *data;
@@ -337,8 +424,8 @@ int idx_read_labels(const char *path, struct idx_labels *out, char *err,
 
 	if (!path || !out)
 		return fail(FTPU_ERR_INVALID, err, errlen, "idx: no path");
-	int ret = read_idx(path, 1, dims, check_none, NULL, &data, &size, err,
-			   errlen);
+	int ret = read_idx(path, mem, 1, dims, check_none, NULL, &data, &size,
+			   err, errlen);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < size; i++)
@@ -353,6 +440,20 @@ int idx_read_labels(const char *path, struct idx_labels *out, char *err,
 	out->count = size;
 	out->labels = data;
 	return FTPU_OK;
+}
+
+int idx_read_labels(const char *path, struct idx_labels *out, char *err,
+		    size_t errlen)
+{
+	return read_labels(path, NULL, out, err, errlen);
+}
+
+int idx_read_labels_mem(const char *name, const void *data, size_t len,
+			size_t chunk, struct idx_labels *out, char *err,
+			size_t errlen)
+{
+	struct idx_mem m = {data, len, chunk};
+	return read_labels(name, &m, out, err, errlen);
 }
 
 int idx_read_set(const char *images_path, const char *labels_path, size_t rows,

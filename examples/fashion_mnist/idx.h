@@ -51,6 +51,17 @@ int idx_read_images(const char *path, size_t rows, size_t cols,
 int idx_read_labels(const char *path, struct idx_labels *out, char *err,
 		    size_t errlen);
 
+/* The same on a file image in memory (len bytes at data), name standing
+ * for the file in messages; chunk is the most bytes taken per read (0: as
+ * from a file; tests split the input to reach every refill). For tests
+ * and the fuzz target (tests/fuzz/fuzz_idx.c). */
+int idx_read_images_mem(const char *name, const void *data, size_t len,
+			size_t chunk, size_t rows, size_t cols,
+			struct idx_images *out, char *err, size_t errlen);
+int idx_read_labels_mem(const char *name, const void *data, size_t len,
+			size_t chunk, struct idx_labels *out, char *err,
+			size_t errlen);
+
 /* Both files of a set; their counts must agree (the message names both). */
 int idx_read_set(const char *images_path, const char *labels_path, size_t rows,
 		 size_t cols, struct idx_set *out, char *err, size_t errlen);

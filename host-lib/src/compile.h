@@ -134,7 +134,7 @@ struct ftpu_program {
 	uint64_t resident_bytes; /* WM and BIAS data they carry */
 	uint32_t wm_rows;        /* WM rows [0, wm_rows) hold the weights */
 	size_t data_words;       /* DATA words a run receives */
-	uint32_t *data;          /* their buffer */
+	uint32_t *data;          /* their buffer: ftpu__program_data() */
 };
 
 /*
@@ -148,11 +148,15 @@ int ftpu__compile_info(const struct ftpu_device_info *info, const ftpu_graph *g,
 /*
  * Checks a program's structure (sizes, shapes, pieces within their
  * matrices and words, a resident part of whole HOST_READs of WM and BIAS)
- * and derives the fields after `data`, allocating the DATA buffer.
- * Returns FTPU_OK, FTPU_ERR_CORRUPT with the reason in why, or
- * FTPU_ERR_NOMEM. Every program that ftpu_run() may see went through it.
+ * and derives the fields after `data` (data itself stays NULL until
+ * ftpu__program_data). Returns FTPU_OK or FTPU_ERR_CORRUPT with the
+ * reason in why. Every program that ftpu_run() may see went through it.
  */
 int ftpu__program_finish(ftpu_program *p, char *why, size_t why_len);
+
+/* p's DATA buffer (data_words + 1 words), allocated on the first call;
+ * NULL when out of memory. */
+uint32_t *ftpu__program_data(ftpu_program *p);
 
 /* Writes the inputs (fp32, rows x cols dense each) into p's words as
  * bf16 (ftpu_f32_to_bf16). */
@@ -161,6 +165,20 @@ void ftpu__program_pack(ftpu_program *p, const float *const *inputs);
 /* Takes the DATA words apart into the outputs (fp32). */
 void ftpu__program_unpack(const ftpu_program *p, const uint32_t *data,
 			  float *const *outputs);
+
+/*
+ * The program file format (program.c) in memory, for ftpu_program_load and
+ * ftpu_program_save and for the tests and fuzz target of the format.
+ * ftpu__program_parse reads a whole file image of len bytes: FTPU_OK and
+ * a new program in *out, or FTPU_ERR_CORRUPT / FTPU_ERR_UNSUPPORTED /
+ * FTPU_ERR_NOMEM with the reason in why (why_len bytes, may be 0).
+ * ftpu__program_encode writes the file image of p (the bytes
+ * ftpu_program_save writes) into a new buffer (free() it): FTPU_OK,
+ * FTPU_ERR_NOMEM, or FTPU_ERR_UNSUPPORTED (counts beyond the format).
+ */
+int ftpu__program_parse(const uint8_t *buf, size_t len, ftpu_program **out, char *why,
+			size_t why_len);
+int ftpu__program_encode(const ftpu_program *p, uint8_t **out, size_t *len);
 
 /* The 64-bit FNV-1a hash of n words (as little-endian bytes). */
 uint64_t ftpu__hash_words(const uint32_t *w, size_t n);

@@ -23,6 +23,7 @@
 #include "isa.h"
 #include "link.h"
 #include "transport.h"
+#include "uri.h"
 
 enum {
 	FRAME_WORDS = 1024,   /* PROGRAM frame payload the runtime sends */
@@ -699,9 +700,7 @@ int ftpu__open_timeout(const char *uri, unsigned timeout_ms, ftpu_device **out)
 	/* messages name the URI, a long one elided so the rest still fits */
 	char ushort[72];
 	const char *ushown = shown(uri, ushort, sizeof(ushort), 64);
-	slen = strcspn(uri, ":");
-	if (uri[slen] == ':')
-		opts = uri + slen + 1;
+	ftpu__uri_split(uri, &slen, &opts);
 	for (size_t i = 0; i < sizeof(transports) / sizeof(transports[0]); i++)
 		if (strlen(transports[i]->scheme) == slen &&
 		    !memcmp(uri, transports[i]->scheme, slen))

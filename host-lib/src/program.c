@@ -190,13 +190,18 @@ int ftpu__program_finish(ftpu_program *p, char *why, size_t why_len)
 	}
 	if (total > SIZE_MAX / sizeof(uint32_t) - 1)
 		return why_fail(why, why_len, "too much output");
+	/* The DATA buffer is allocated by its first run (ftpu__program_data):
+	 * a small file may describe outputs of gigabytes, which loading it
+	 * must not reserve (found by tests/fuzz/fuzz_program_file.c). */
 	p->data_words = (size_t)total;
-	p->data = malloc((p->data_words + 1) * sizeof(uint32_t));
-	if (!p->data) {
-		why_fail(why, why_len, "out of memory");
-		return FTPU_ERR_NOMEM;
-	}
 	return FTPU_OK;
+}
+
+uint32_t *ftpu__program_data(ftpu_program *p)
+{
+	if (!p->data)
+		p->data = malloc((p->data_words + 1) * sizeof(uint32_t));
+	return p->data;
 }
 
 static uint32_t f32_bits(float f)
@@ -354,6 +359,11 @@ int ftpu_run(ftpu_device *dev, ftpu_program *p, const float *const *inputs,
 				 info->bias_vectors);
 		goto out_unlock;
 	}
+	if (!ftpu__program_data(p)) {
+		ret = ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_run: out of memory for %zu DATA words",
+				 p->data_words);
+		goto out_unlock;
+	}
 	ftpu__program_pack(p, inputs);
 
 	/* The constants go only when the device does not hold them. */
@@ -395,8 +405,11 @@ out_unlock:
 
 /* ---- saving ------------------------------------------------------------------------ */
 
+/* Into a file (f), or into a growing buffer (mem) when f is NULL. */
 struct writer {
 	FILE *f;
+	uint8_t *mem;
+	size_t mem_len, mem_cap;
 	uint32_t crc;
 	bool err;
 };
@@ -405,8 +418,30 @@ static void w_bytes(struct writer *w, const void *b, size_t n)
 {
 	if (w->err)
 		return;
-	if (fwrite(b, 1, n, w->f) != n)
-		w->err = true;
+	if (w->f) {
+		if (fwrite(b, 1, n, w->f) != n)
+			w->err = true;
+	} else {
+		if (n > w->mem_cap - w->mem_len) {
+			size_t cap = w->mem_cap ? w->mem_cap : 256;
+			while (n > cap - w->mem_len) {
+				if (cap > SIZE_MAX / 2) {
+					w->err = true;
+					return;
+				}
+				cap *= 2;
+			}
+			uint8_t *m = realloc(w->mem, cap);
+			if (!m) {
+				w->err = true;
+				return;
+			}
+			w->mem = m;
+			w->mem_cap = cap;
+		}
+		memcpy(w->mem + w->mem_len, b, n);
+		w->mem_len += n;
+	}
 	w->crc = ftpu_crc32_update(w->crc, b, n);
 }
 
@@ -453,6 +488,22 @@ static int by_at(const void *a, const void *b)
 {
 	uint64_t x = ((const struct span *)a)->at, y = ((const struct span *)b)->at;
 	return (x > y) - (x < y);
+}
+
+/* The input pieces' spans sorted by position (n_in_pieces + 1 entries
+ * allocated), or NULL when out of memory. */
+static struct span *sorted_spans(const ftpu_program *p)
+{
+	struct span *spans = malloc((p->n_in_pieces + 1) * sizeof(*spans));
+	if (!spans)
+		return NULL;
+	for (size_t i = 0; i < p->n_in_pieces; i++) {
+		const struct ftpu__piece *pc = &p->in_pieces[i];
+		spans[i].at = pc->at;
+		spans[i].end = pc->at + (uint64_t)pc->tiles * pc->rows * (p->dev.rows / 2);
+	}
+	qsort(spans, p->n_in_pieces, sizeof(*spans), by_at);
+	return spans;
 }
 
 /* Writes p. The input pieces' words (the last run's inputs) are written as
@@ -555,19 +606,13 @@ int ftpu_program_save(const ftpu_program *p, const char *path)
 	}
 	size_t len = strlen(path) + 64;
 	tmp = malloc(len);
-	spans = malloc((p->n_in_pieces + 1) * sizeof(*spans));
+	spans = sorted_spans(p);
 	if (!tmp || !spans) {
 		free(tmp);
 		free(spans);
 		free(real);
 		return ftpu__fail(NULL, FTPU_ERR_NOMEM, "ftpu_program_save: out of memory");
 	}
-	for (size_t i = 0; i < p->n_in_pieces; i++) {
-		const struct ftpu__piece *pc = &p->in_pieces[i];
-		spans[i].at = pc->at;
-		spans[i].end = pc->at + (uint64_t)pc->tiles * pc->rows * (p->dev.rows / 2);
-	}
-	qsort(spans, p->n_in_pieces, sizeof(*spans), by_at);
 	/* a fresh file next to path, renamed over it when complete */
 	for (int tries = 0; fd < 0; tries++) {
 		snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(),
@@ -618,6 +663,30 @@ out_free:
 	free(spans);
 	free(real);
 	return ret;
+}
+
+int ftpu__program_encode(const ftpu_program *p, uint8_t **out, size_t *len)
+{
+	struct writer w = { 0 };
+	struct span *spans;
+
+	if (!p || !out || !len)
+		return FTPU_ERR_INVALID;
+	if (p->n_inputs > UINT32_MAX || p->n_outputs > UINT32_MAX ||
+	    p->n_in_pieces > UINT32_MAX || p->n_out_pieces > UINT32_MAX)
+		return FTPU_ERR_UNSUPPORTED;
+	spans = sorted_spans(p);
+	if (!spans)
+		return FTPU_ERR_NOMEM;
+	w_program(&w, p, spans);
+	free(spans);
+	if (w.err) {
+		free(w.mem);
+		return FTPU_ERR_NOMEM;
+	}
+	*out = w.mem;
+	*len = w.mem_len;
+	return FTPU_OK;
 }
 
 /* ---- loading ------------------------------------------------------------------------ */
@@ -713,9 +782,8 @@ static void r_pieces(struct reader *r, struct ftpu__piece *pc, size_t n)
 	}
 }
 
-/* Parses a whole file image; the reason of a failure into why. */
-static int parse(const uint8_t *buf, size_t len, ftpu_program **out, char *why,
-		 size_t why_len)
+int ftpu__program_parse(const uint8_t *buf, size_t len, ftpu_program **out, char *why,
+			size_t why_len)
 {
 	struct reader r = { buf, 0 };
 	int ret;
@@ -811,7 +879,7 @@ int ftpu_program_load(const char *path, ftpu_program **out)
 	ret = read_file(path, &buf, &len);
 	if (ret)
 		return ret;
-	ret = parse(buf, len, out, why, sizeof(why));
+	ret = ftpu__program_parse(buf, len, out, why, sizeof(why));
 	free(buf);
 	if (ret)
 		return ftpu__fail(NULL, ret, "ftpu_program_load: %s: %s", path, why);

@@ -5,7 +5,7 @@
 #   make build/tests/cpu/test_rv32i && make test-test_rv32i
 #   make test-test_firmware            the firmware's protocol logic on the host
 #   make firmware                      build/fw/: ROM image, update image, sizes
-#   make fuzz-control                  libFuzzer over CONTROL requests (clang)
+#   make fuzz-control                  libFuzzer over CONTROL requests (mk/fuzz.mk)
 
 # ---- the model: ftpu_cpu in its test top, 8 KiB ROM, 16 KiB RAM -------------
 CPU_ROM_WORDS := 2048
@@ -121,24 +121,8 @@ $(BUILD)/tests/firmware/test_firmware_device: $(FW_IMAGES)
 $(BUILD)/tests/firmware/test_firmware_device.o: CFLAGS += -DFTPU_FW_DIR='"$(FW_DIR)"' \
 	-DFTPU_FW_VERSION=$(FW_VERSION) -DFTPU_FW_APP_VERSION=$(FW_APP_VERSION)
 
-# ---- fuzzing the firmware's CONTROL handling (tests/fuzz/) ---------------------------
-# make fuzz-control: libFuzzer for FUZZ_SECONDS (clang -fsanitize=fuzzer);
-# FUZZ_RUNS=n runs a fixed number of inputs instead. The corpus grows in
-# build/fuzz/control/ seeded from tests/fuzz/corpus/control/; the same
-# seeds are replayed by test_firmware in every make test.
-FUZZ_DIR := $(BUILD)/fuzz
-FUZZ_SECONDS ?= 60
-FUZZ_CONTROL := $(FUZZ_DIR)/fuzz_control
-$(FUZZ_CONTROL): tests/fuzz/fuzz_control.c tests/fuzz/fake_hal.h $(FW_C_SRCS) $(FW_HDRS)
-	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Wall -Wextra -Werror $(INC_tests/fuzz) $< -o $@
-fuzz-control: $(FUZZ_CONTROL)
-	@mkdir -p $(FUZZ_DIR)/control
-	$(FUZZ_CONTROL) $(FUZZ_DIR)/control tests/fuzz/corpus/control \
-		$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -seed=1 \
-		-max_len=512
-.PHONY: fuzz-control
+# ---- fuzzing the firmware's CONTROL handling (tests/fuzz/fuzz_control.c) -------
+# make fuzz-control: mk/fuzz.mk, with the other fuzz targets (make fuzz).
 
 # Keep the ELF files (objdump them when a test fails).
 .SECONDARY: $(CPU_TEST_HEX:.hex=.elf)

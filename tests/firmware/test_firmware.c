@@ -4,7 +4,8 @@
  * update.c, image.c, boot.c, selftest.c, crc32.c) built for the host, on the
  * fake hal (tests/fuzz/fake_hal.h): every CONTROL request, malformed
  * requests, every update image check, the boot decisions, and a replay of
- * the fuzz corpus (tests/fuzz/corpus/control) plus inputs derived from it.
+ * the fuzz corpus (tests/fuzz/corpus/control) plus inputs derived from it,
+ * and the update image target's corpus (tests/fuzz/corpus/fw_image).
  *
  * Golden values: the C model of the device (model/ref_device.c) for the
  * protocol 1.0 answers, zlib for CRCs and image headers, docs/protocol.md
@@ -32,6 +33,10 @@
 #define FUZZ_CONTROL_NO_SOURCES
 #define FUZZ_CONTROL_NO_MAIN
 #include "../fuzz/fuzz_control.c"
+#define FUZZ_FW_IMAGE_NO_SOURCES
+#define FUZZ_FW_IMAGE_NO_MAIN
+#include "../fuzz/fuzz_fw_image.c"
+#include "../fuzz/fuzz_replay.h"
 
 #include "ftpu_test.h"
 #include "ref_control.h"
@@ -701,6 +706,20 @@ static void test_firmware_fuzz_replay(void **state)
 		      runs);
 }
 
+/* The update image target's seeds, and the regression inputs of both
+ * firmware targets (tests/fuzz/crashes/, when there are any): a failed
+ * check traps (fuzz_check.h). */
+static void test_firmware_fuzz_fw_image_replay(void **state)
+{
+	(void)state;
+	int seeds = fuzz_replay_dir("tests/fuzz/corpus/fw_image", fuzz_fw_image_one);
+	int c1 = fuzz_replay_dir("tests/fuzz/crashes/fw_image", fuzz_fw_image_one);
+	int c2 = fuzz_replay_dir("tests/fuzz/crashes/control", fuzz_control_one);
+	assert_true(seeds >= 5);
+	print_message("fw_image: %d seeds; regression inputs: fw_image %d, control %d\n",
+		      seeds, c1 < 0 ? 0 : c1, c2 < 0 ? 0 : c2);
+}
+
 /* The generated register description agrees with the protocol's enums
  * (docs/registers.md: INFO values at their key, STATUS at 0x10 + word,
  * counters at 0x20 + index) and with the RTL's MBOX/SYS offsets. */
@@ -758,6 +777,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_firmware_selftest, setup,
 						teardown),
 		cmocka_unit_test(test_firmware_fuzz_replay),
+		cmocka_unit_test(test_firmware_fuzz_fw_image_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

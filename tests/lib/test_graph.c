@@ -314,6 +314,7 @@ static long raw_exec(struct raw *r, const uint32_t *words, size_t n, uint32_t *d
 static void raw_run(struct raw *r, ftpu_program *p, const float *const *in, float *const *out,
 		    bool resident)
 {
+	assert_non_null(ftpu__program_data(p));
 	ftpu__program_pack(p, in);
 	size_t skip = resident ? 0 : p->n_resident;
 	long got = raw_exec(r, p->words + skip, p->n_words - skip, p->data, p->data_words);

@@ -10,6 +10,7 @@
 #include "ftpu.h"
 #include "ref_device.h"
 #include "transport.h"
+#include "uri.h"
 
 static int ref_open(const char *opts, void **ctx, char *err, size_t err_len)
 {
@@ -17,12 +18,9 @@ static int ref_open(const char *opts, void **ctx, char *err, size_t err_len)
 	struct ftpu_ref_device *d;
 	int ret;
 
-	if (opts[0]) {
-		/* a long one elided, so the message ends as written */
-		snprintf(err, err_len, "ref takes no options (got \"%.64s%s\")", opts,
-			 strlen(opts) > 64 ? "..." : "");
-		return FTPU_ERR_INVALID;
-	}
+	ret = ftpu__uri_parse_ref(opts, err, err_len);
+	if (ret)
+		return ret;
 	ftpu_ref_device_default_config(&cfg);
 	ret = ftpu_ref_device_open(&cfg, &d);
 	if (ret) {

@@ -49,11 +49,9 @@
 #include "device.h"
 #include "ftpu.h"
 #include "transport.h"
+#include "uri.h"
 
 enum {
-	DEFAULT_BAUD = 3000000,
-	MIN_BAUD = 50,
-	MAX_BAUD = 20000000,
 	WRITE_MS = 2000, /* a write's wait beyond its time on the wire */
 };
 
@@ -75,42 +73,6 @@ static void permission_hint(const char *path, char *buf, size_t len)
 		 "then log in again) or install the udev rules (make install; "
 		 "sudo udevadm control --reload; replug the board)",
 		 g ? g->gr_name : "dialout");
-}
-
-/* Parses "PATH[@BAUD]". */
-static int parse_opts(const char *opts, char *path, size_t path_len, unsigned *baud,
-		      char *err, size_t err_len)
-{
-	const char *at = strrchr(opts, '@');
-	size_t plen = at ? (size_t)(at - opts) : strlen(opts);
-
-	*baud = DEFAULT_BAUD;
-	if (plen == 0) {
-		snprintf(err, err_len, "uart: needs a serial port, e.g. "
-			 "uart:/dev/ttyUSB1 or uart:/dev/ttyUSB1@3000000");
-		return FTPU_ERR_INVALID;
-	}
-	if (plen >= path_len) {
-		snprintf(err, err_len, "uart: the port's path is too long");
-		return FTPU_ERR_INVALID;
-	}
-	memcpy(path, opts, plen);
-	path[plen] = '\0';
-	if (at) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(at + 1, &end, 10);
-		if (at[1] < '0' || at[1] > '9' || *end || errno || v < MIN_BAUD ||
-		    v > MAX_BAUD) {
-			snprintf(err, err_len, "uart %s: baud rate \"%s\" is not a whole "
-				 "number in %u ..= %u", path, at + 1, MIN_BAUD, MAX_BAUD);
-			return FTPU_ERR_INVALID;
-		}
-		*baud = (unsigned)v;
-	}
-	return FTPU_OK;
 }
 
 #ifdef __linux__
@@ -194,7 +156,7 @@ static int uart_open(const char *opts, void **ctx, char *err, size_t err_len)
 		snprintf(err, err_len, "uart: out of memory");
 		return FTPU_ERR_NOMEM;
 	}
-	ret = parse_opts(opts, c->path, sizeof(c->path), &c->baud, err, err_len);
+	ret = ftpu__uri_parse_uart(opts, c->path, sizeof(c->path), &c->baud, err, err_len);
 	if (ret)
 		goto out_free;
 

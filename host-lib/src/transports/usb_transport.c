@@ -43,6 +43,7 @@
 #include "device.h"
 #include "ftpu.h"
 #include "transport.h"
+#include "uri.h"
 
 enum {
 	N_IN = 4,            /* IN transfers kept in flight */
@@ -50,12 +51,11 @@ enum {
 	N_OUT = 4,           /* OUT transfers in flight, at most */
 	OUT_SIZE = 16384,    /* bytes per OUT transfer */
 	RX_CAP = 4 * N_IN * IN_SIZE, /* received bytes the ring holds */
-	WRITE_TIMEOUT_MS = 10000, /* a write waits this long for the device */
 	CONTROL_TIMEOUT_MS = 1000,
 	CLOSE_WAIT_MS = 1000, /* for cancelled transfers to come back */
 	GONE_WAIT_MS = 200,   /* the same once the device is gone */
 	FTDI_LATENCY_MS = 2,
-	MAX_SERIAL = 64,
+	MAX_SERIAL = FTPU__USB_MAX_SERIAL,
 };
 
 /* FTDI vendor requests (bmRequestType 0x40) and their values. */
@@ -91,14 +91,6 @@ static const struct known_id known_ids[] = {
 
 /* Any other VID:PID named in a URI is taken to be a vendor-class device. */
 static const struct known_id other_id = { 0, 0, KIND_VENDOR, "vendor-class", 1 };
-
-struct usb_uri {
-	bool have_id;
-	uint16_t vid, pid;
-	char serial[MAX_SERIAL]; /* "" for any */
-	int channel;             /* FTDI channel 0 (A) or 1 (B); -1 unset */
-	unsigned write_timeout_ms;
-};
 
 struct usb_ctx;
 
@@ -189,136 +181,6 @@ static int set_gone(struct usb_ctx *c)
 
 /* ---- the URI ------------------------------------------------------------------ */
 
-/* 1 to 4 hex digits, whole. */
-static bool parse_hex16(const char *s, size_t len, uint16_t *out)
-{
-	unsigned v = 0;
-
-	if (len == 0 || len > 4)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		char ch = s[i];
-		unsigned d;
-		if (ch >= '0' && ch <= '9')
-			d = (unsigned)(ch - '0');
-		else if (ch >= 'a' && ch <= 'f')
-			d = (unsigned)(ch - 'a' + 10);
-		else if (ch >= 'A' && ch <= 'F')
-			d = (unsigned)(ch - 'A' + 10);
-		else
-			return false;
-		v = v << 4 | d;
-	}
-	*out = (uint16_t)v;
-	return true;
-}
-
-static bool serial_char(char ch)
-{
-	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
-	       (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '_' || ch == '.';
-}
-
-static int parse_option(const char *p, size_t len, struct usb_uri *u, char *err,
-			size_t err_len)
-{
-	const char *eq = memchr(p, '=', len);
-	size_t klen = eq ? (size_t)(eq - p) : len;
-	const char *val = eq ? eq + 1 : "";
-	size_t vlen = eq ? len - klen - 1 : 0;
-
-	if (!eq || klen == 0) {
-		snprintf(err, err_len, "usb option \"%.*s\" is not key=value", (int)len, p);
-		return FTPU_ERR_INVALID;
-	}
-	if (klen == 5 && !memcmp(p, "iface", 5)) {
-		if (vlen == 1 && (val[0] == 'a' || val[0] == 'A' || val[0] == '0')) {
-			u->channel = 0;
-		} else if (vlen == 1 && (val[0] == 'b' || val[0] == 'B' || val[0] == '1')) {
-			u->channel = 1;
-		} else {
-			snprintf(err, err_len, "usb option iface=\"%.*s\": want A or B",
-				 (int)vlen, val);
-			return FTPU_ERR_INVALID;
-		}
-		return FTPU_OK;
-	}
-	if (klen == 7 && !memcmp(p, "timeout", 7)) {
-		char buf[16];
-		char *end;
-		unsigned long v;
-		if (vlen == 0 || vlen >= sizeof(buf) || val[0] < '0' || val[0] > '9')
-			goto bad_timeout;
-		memcpy(buf, val, vlen);
-		buf[vlen] = '\0';
-		errno = 0;
-		v = strtoul(buf, &end, 10);
-		if (errno || *end || v == 0 || v > 3600000)
-			goto bad_timeout;
-		u->write_timeout_ms = (unsigned)v;
-		return FTPU_OK;
-bad_timeout:
-		snprintf(err, err_len, "usb option timeout=\"%.*s\": want milliseconds, "
-			 "1 to 3600000", (int)vlen, val);
-		return FTPU_ERR_INVALID;
-	}
-	snprintf(err, err_len, "unknown usb option \"%.*s\" (known: iface, timeout)",
-		 (int)klen, p);
-	return FTPU_ERR_INVALID;
-}
-
-/*
- * "" | VID:PID[:SERIAL] | either followed by ,key=value options (the bare
- * form as ",key=value"). FTPU_ERR_INVALID with a reason otherwise.
- */
-static int parse_uri(const char *opts, struct usb_uri *u, char *err, size_t err_len)
-{
-	const char *comma = strchr(opts, ',');
-	size_t head = comma ? (size_t)(comma - opts) : strlen(opts);
-
-	*u = (struct usb_uri){ .channel = -1, .write_timeout_ms = WRITE_TIMEOUT_MS };
-	if (head) {
-		const char *c1 = memchr(opts, ':', head);
-		const char *c2 = c1 ? memchr(c1 + 1, ':', head - (size_t)(c1 + 1 - opts)) : NULL;
-		size_t pid_len = c1 ? (size_t)((c2 ? c2 : opts + head) - (c1 + 1)) : 0;
-
-		if (!c1 || !parse_hex16(opts, (size_t)(c1 - opts), &u->vid) ||
-		    !parse_hex16(c1 + 1, pid_len, &u->pid)) {
-			snprintf(err, err_len, "usb:%.*s: want usb:VID:PID[:SERIAL] with "
-				 "VID and PID in hex (e.g. usb:0403:6010)", (int)head, opts);
-			return FTPU_ERR_INVALID;
-		}
-		u->have_id = true;
-		if (c2) {
-			size_t slen = head - (size_t)(c2 + 1 - opts);
-			if (slen == 0 || slen >= sizeof(u->serial)) {
-				snprintf(err, err_len, "usb:%.*s: the serial number is %s",
-					 (int)head, opts, slen ? "too long" : "empty");
-				return FTPU_ERR_INVALID;
-			}
-			for (size_t i = 0; i < slen; i++) {
-				if (!serial_char(c2[1 + i])) {
-					snprintf(err, err_len, "usb:%.*s: a serial number is "
-						 "letters, digits, '-', '_' and '.'",
-						 (int)head, opts);
-					return FTPU_ERR_INVALID;
-				}
-			}
-			memcpy(u->serial, c2 + 1, slen);
-			u->serial[slen] = '\0';
-		}
-	}
-	while (comma) {
-		const char *p = comma + 1;
-		comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		int ret = parse_option(p, len, u, err, err_len);
-		if (ret)
-			return ret;
-	}
-	return FTPU_OK;
-}
-
 /* ---- finding and opening the device -------------------------------------------- */
 
 /* The device's serial number string ("" when it has none or it cannot be
@@ -358,7 +220,7 @@ static int describe_open_error(int r, const char *what, char *err, size_t err_le
  * a serial the first match wins; with one, each match is opened to read
  * its serial. FTPU_ERR_NOT_FOUND lists what was found instead.
  */
-static int find_device(struct usb_ctx *c, const struct usb_uri *u, char *err, size_t err_len)
+static int find_device(struct usb_ctx *c, const struct ftpu__usb_uri *u, char *err, size_t err_len)
 {
 	libusb_device **list;
 	ssize_t n = libusb_get_device_list(c->usb, &list);
@@ -434,7 +296,7 @@ static int find_device(struct usb_ctx *c, const struct usb_uri *u, char *err, si
 }
 
 /* Claims the interface and finds its bulk endpoints. */
-static int claim(struct usb_ctx *c, const struct usb_uri *u, char *err, size_t err_len)
+static int claim(struct usb_ctx *c, const struct ftpu__usb_uri *u, char *err, size_t err_len)
 {
 	struct libusb_config_descriptor *cfg;
 	int r;
@@ -738,11 +600,11 @@ static void usb_close(void *ctx);
 
 static int usb_open(const char *opts, void **ctx, char *err, size_t err_len)
 {
-	struct usb_uri u;
+	struct ftpu__usb_uri u;
 	struct usb_ctx *c;
 	int ret, r;
 
-	ret = parse_uri(opts, &u, err, err_len);
+	ret = ftpu__uri_parse_usb(opts, &u, err, err_len);
 	if (ret)
 		return ret;
 	c = calloc(1, sizeof(*c));
@@ -938,7 +800,7 @@ static int usb_enumerate(int (*found)(void *arg, const char *uri, const char *wh
 		}
 		/* a serial that a URI cannot carry is left out */
 		for (char *s = serial; *s; s++)
-			if (!serial_char(*s))
+			if (!ftpu__uri_serial_char(*s))
 				serial[0] = '\0';
 		snprintf(uri, sizeof(uri), "usb:%04x:%04x%s%s", dd.idVendor, dd.idProduct,
 			 serial[0] ? ":" : "", serial);

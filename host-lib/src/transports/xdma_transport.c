@@ -55,6 +55,7 @@
 #include "ftpu.h"
 #include "link.h"
 #include "transport.h"
+#include "uri.h"
 
 enum {
 	READ_BYTES = FTPU_LINK_MAX_FRAME_BYTES, /* per c2h read */
@@ -196,15 +197,10 @@ static int xdma_open(const char *opts, void **ctx, char *err, size_t err_len)
 	pthread_condattr_t ca;
 	int ret;
 
-	if (!opts[0]) {
-		snprintf(err, err_len, "xdma: needs the driver's device base, e.g. "
-			 "xdma:/dev/xdma0");
-		return FTPU_ERR_INVALID;
-	}
-	if (strlen(opts) >= PATH_MAX) {
-		snprintf(err, err_len, "xdma: the device path is too long");
-		return FTPU_ERR_INVALID;
-	}
+	char base[PATH_MAX];
+	ret = ftpu__uri_parse_xdma(opts, base, sizeof(base), err, err_len);
+	if (ret)
+		return ret;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		snprintf(err, err_len, "xdma: out of memory");
@@ -212,7 +208,7 @@ static int xdma_open(const char *opts, void **ctx, char *err, size_t err_len)
 	}
 	c->h2c = c->c2h = -1;
 	c->wake[0] = c->wake[1] = -1;
-	snprintf(c->base, sizeof(c->base), "%s", opts);
+	snprintf(c->base, sizeof(c->base), "%s", base);
 	snprintf(c->h2c_path, sizeof(c->h2c_path), "%s_h2c_0", c->base);
 	snprintf(c->c2h_path, sizeof(c->c2h_path), "%s_c2h_0", c->base);
 	snprintf(user, sizeof(user), "%s_user", c->base);
