@@ -7,6 +7,7 @@
 #   make spec          regenerate what spec/ftpu.toml describes (make test checks it)
 #   make check-full    the long sweeps (exhaustive multiplier, ...)
 #   make lint          verilator -Wall and yosys read of every RTL file
+#   make formal        the SymbiYosys proofs in formal/ (mk/formal.mk; the fast ones run in make test)
 #   make synth         resource and Fmax report (docs/synth.md)
 #   make boards        every board's Yosys estimate (mk/boards.mk, docs/boards.md)
 #   make bitstream / flash BOARD=icebreaker   the iCE40 flow
@@ -257,7 +258,8 @@ export FTPU_TRACE_DIR := $(abspath $(WAVES))
 endif
 
 # boards: every board's Yosys estimate against its part (mk/boards.mk).
-test: $(TESTS) spec-check lint boards
+# formal-fast: the quick formal proofs (mk/formal.mk).
+test: $(TESTS) spec-check lint boards formal-fast
 	@mkdir -p $(WAVES)
 	@bash scripts/run-tests.sh $(TESTS)
 
@@ -268,7 +270,7 @@ test-%: $$(call test_binary,$$*)
 	@bash scripts/run-tests.sh $<
 
 # Long sweeps: each test binary runs its full variant when FTPU_FULL=1.
-check-full: $(TESTS)
+check-full: $(TESTS) formal
 	@FTPU_FULL=1 bash scripts/run-tests.sh $(TESTS)
 
 # --- benchmarks --------------------------------------------------------------
@@ -343,6 +345,7 @@ include mk/fuzz.mk
 include mk/lint.mk
 -include mk/synth.mk
 include mk/boards.mk
+include mk/formal.mk
 
 clean:
 	rm -rf $(BUILD)

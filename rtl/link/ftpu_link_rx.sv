@@ -525,4 +525,9 @@ module ftpu_link_rx #(
     end
     assign err_count_o[(c-1)*CntW +: CntW] = count_q;
   end
+
+`ifdef FTPU_FORMAL_LINK_RX
+  // The formal properties (formal/link_rx.sby; make formal).
+  `include "link_rx.svh"
+`endif
 endmodule

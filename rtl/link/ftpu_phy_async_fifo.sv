@@ -168,4 +168,9 @@ module ftpu_phy_async_fifo #(
   assign w2r_in = wgray_q;
   assign r2w_in = rgray_q;
 `endif
+
+`ifdef FTPU_FORMAL_ASYNC_FIFO
+  // The formal properties (formal/async_fifo.sby; make formal).
+  `include "async_fifo.svh"
+`endif
 endmodule
