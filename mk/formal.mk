@@ -14,7 +14,7 @@
 FORMAL_FAST := async_fifo link_rx
 FORMAL_SLOW :=
 link_rx_TASK := prove
-FORMAL_DIR := build/formal
+FORMAL_DIR := $(BUILD)/formal
 FORMAL_RTL := $(RTL_PKG) $(RTL_LINK) rtl/include/ftpu_assert.svh
 Z3 ?= z3
 formal_sby = PATH="$(dir $(Z3)):$$PATH" nice -n 19 $(SBY) --yosys $(YOSYS) \
