@@ -13,15 +13,23 @@ A doc marks each quoted output with the command that prints it:
                                     root), fail when its output differs
   outputs.py update DOC [NAME...]   run them and write their output in
 
+Each command runs on a pseudo-terminal, so what is compared is what a
+user sees (a progress line redrawn in place counts once, as last drawn).
 Wall-clock figures (seconds, m:ss, rates per second) differ from run to
 run; they are compared as placeholders, everything else character for
 character. Without NAMEs every marked output of DOC is taken.
 """
 import difflib
+import os
+import pty
 import re
+import select
 import subprocess
 import sys
+import tempfile
+import time
 
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 BEGIN = re.compile(r"^<!-- begin output ([\w-]+): (.+) -->$")
 TIMEOUT_S = 3600
 
@@ -55,15 +63,38 @@ def blocks(lines):
 
 
 def run(name, cmd):
-    try:
-        p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True,
-                           timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        sys.exit(f"outputs.py: output {name}: '{cmd}' ran over {TIMEOUT_S} s")
-    if p.returncode != 0:
-        sys.exit(f"outputs.py: output {name}: '{cmd}' failed ({p.returncode}):\n{p.stderr}")
-    # A progress line redrawn with carriage returns: what stays on screen.
-    return [line.rsplit("\r", 1)[-1] for line in p.stdout.rstrip("\n").split("\n")]
+    """What cmd shows on a terminal: it runs on a pseudo-terminal (so a
+    progress line is redrawn in place, as a user sees it), and of a line
+    redrawn with carriage returns the last drawing is kept."""
+    master, slave = pty.openpty()
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(["bash", "-c", cmd], stdin=subprocess.DEVNULL, stdout=slave,
+                             stderr=err)
+        os.close(slave)
+        out, deadline = [], time.monotonic() + TIMEOUT_S
+        while True:
+            if time.monotonic() > deadline:
+                p.kill()
+                sys.exit(f"outputs.py: output {name}: '{cmd}' ran over {TIMEOUT_S} s")
+            ready, _, _ = select.select([master], [], [], 1.0)
+            if not ready:
+                continue
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the last writer closed the terminal
+                data = b""
+            if not data:
+                break
+            out.append(data)
+        os.close(master)
+        rc = p.wait()
+        err.seek(0)
+        if rc != 0:
+            sys.exit(f"outputs.py: output {name}: '{cmd}' failed ({rc}):\n"
+                     + err.read().decode(errors="replace"))
+    text = b"".join(out).decode(errors="replace").replace("\r\n", "\n")
+    text = ESCAPES.sub("", text)  # erase-line and the like: nothing to see
+    return [line.rsplit("\r", 1)[-1] for line in text.rstrip("\n").split("\n")]
 
 
 def main(argv):
