@@ -316,7 +316,7 @@ demo: $(FMNIST) $(DEMO_DEPS_STAMP)
 endif
 
 # README's quoted program outputs (scripts/docs/outputs.py): hello_gemm's in
-# every make test, the demo's (ten minutes of simulation) in check-full.
+# every make test, the demo's (five minutes of simulation) in check-full.
 docs-outputs: $(BUILD)/examples/hello_gemm
 	@python3 scripts/docs/outputs.py check README.md hello_gemm
 docs-outputs-full: $(FMNIST) $(DEMO_DEPS_STAMP)
