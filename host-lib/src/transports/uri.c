@@ -12,6 +12,25 @@
 #include "ftpu.h"
 #include "uri.h"
 
+/* A decimal option value, whole and in range. */
+static bool parse_uint(const char *s, size_t len, unsigned *out)
+{
+	char buf[16];
+	char *end;
+	unsigned long v;
+
+	if (len == 0 || len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	if (errno || *end || v > UINT_MAX)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
 void ftpu__uri_split(const char *uri, size_t *scheme_len, const char **opts)
 {
 	size_t slen = strcspn(uri, ":");
@@ -128,18 +147,10 @@ static int usb_option(const char *p, size_t len, struct ftpu__usb_uri *u, char *
 		return FTPU_OK;
 	}
 	if (klen == 7 && !memcmp(p, "timeout", 7)) {
-		char buf[16];
-		char *end;
-		unsigned long v;
-		if (vlen == 0 || vlen >= sizeof(buf) || val[0] < '0' || val[0] > '9')
+		unsigned v;
+		if (!parse_uint(val, vlen, &v) || v == 0 || v > FTPU__USB_MAX_WRITE_TIMEOUT_MS)
 			goto bad_timeout;
-		memcpy(buf, val, vlen);
-		buf[vlen] = '\0';
-		errno = 0;
-		v = strtoul(buf, &end, 10);
-		if (errno || *end || v == 0 || v > FTPU__USB_MAX_WRITE_TIMEOUT_MS)
-			goto bad_timeout;
-		u->write_timeout_ms = (unsigned)v;
+		u->write_timeout_ms = v;
 		return FTPU_OK;
 bad_timeout:
 		snprintf(err, err_len, "usb option timeout=\"%.*s\": want milliseconds, "
@@ -224,24 +235,6 @@ int ftpu__uri_parse_xdma(const char *opts, char *base, size_t base_len, char *er
  * has their openers in the same order. */
 const char *const ftpu__sim_boards[] = { "icebreaker", "tangnano20k", "ulx3s", NULL };
 
-/* A decimal option value, whole and in range. */
-static bool parse_uint(const char *s, size_t len, unsigned *out)
-{
-	char buf[16];
-	char *end;
-	unsigned long v;
-
-	if (len == 0 || len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtoul(buf, &end, 10);
-	if (errno || *end || v > UINT_MAX)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
 
 /* A user's text in a message: at most 64 bytes, the rest elided, so the
  * message ends as written */
