@@ -155,6 +155,81 @@ uint32_t ftpu_ref_add(uint32_t x, uint32_t y)
 	return canon_nan(f32_to_bits(s));
 }
 
+/*
+ * x86's FTZ flushes a product that is tiny after rounding, aarch64's FZ one
+ * that is tiny before it: they differ for exact products in
+ * [2^-126 - 2^-151, 2^-126), which round up to 2^-126. The contract is
+ * "after rounding", so a flushed product is checked against that interval
+ * in double, where the product of two fp32 values is exact.
+ */
+uint32_t ftpu_ref_fmul(uint32_t x, uint32_t y)
+{
+	struct ftpu_fpmode m;
+	float fx = f32_from_bits(x);
+	float fy = f32_from_bits(y);
+	float p;
+	uint32_t r;
+
+	ftpu_fpmode_enter(&m);
+	FP_PIN(fx);
+	FP_PIN(fy);
+	p = fx * fy;
+	FP_PIN(p);
+	ftpu_fpmode_leave(&m);
+	r = canon_nan(f32_to_bits(p));
+	if ((r & 0x7fffffffu) == 0 && (x & 0x7f800000u) && (y & 0x7f800000u) &&
+	    (x & 0x7f800000u) != 0x7f800000u && (y & 0x7f800000u) != 0x7f800000u) {
+		/* both normal, product flushed: the exact product decides */
+		double exact = (double)f32_from_bits(x & 0x7fffffffu) *
+			       (double)f32_from_bits(y & 0x7fffffffu);
+		if (exact >= 0x1p-126 - 0x1p-151)
+			r |= 0x00800000u;
+	}
+	return r;
+}
+
+uint32_t ftpu_ref_sub(uint32_t x, uint32_t y)
+{
+	return ftpu_ref_add(x, y ^ 0x80000000u);
+}
+
+uint32_t ftpu_ref_canon(uint32_t x)
+{
+	if (f32_bits_is_nan(x))
+		return FTPU_F32_QNAN;
+	if ((x & 0x7f800000u) == 0)
+		return x & 0x80000000u;
+	return x;
+}
+
+/* Orders canonical non-NaN values as integers: sign-magnitude to a key
+ * that increases with the value, -0 below +0. */
+static inline uint32_t order_key(uint32_t x)
+{
+	return (x & 0x80000000u) ? ~x : x | 0x80000000u;
+}
+
+uint32_t ftpu_ref_max(uint32_t x, uint32_t y)
+{
+	x = ftpu_ref_canon(x);
+	y = ftpu_ref_canon(y);
+	if (x == FTPU_F32_QNAN || y == FTPU_F32_QNAN)
+		return FTPU_F32_QNAN;
+	return order_key(x) >= order_key(y) ? x : y;
+}
+
+uint32_t ftpu_ref_select(uint32_t c, uint32_t a, uint32_t b)
+{
+	bool positive = !(c & 0x80000000u) && (c & 0x7f800000u) && !f32_bits_is_nan(c);
+
+	return ftpu_ref_canon(positive ? a : b);
+}
+
+uint32_t ftpu_ref_seed(uint32_t x, uint32_t k, unsigned int shift)
+{
+	return ftpu_ref_canon(k - (x >> (shift & 31u)));
+}
+
 uint32_t ftpu_ref_step(uint32_t acc, ftpu_bf16 a, ftpu_bf16 b)
 {
 	struct ftpu_fpmode m;

@@ -36,6 +36,31 @@ uint32_t ftpu_ref_mul(ftpu_bf16 a, ftpu_bf16 b);
 /* RNE_fp32(DAZ(x) + DAZ(y)), FTZ result, canonical NaN: the PE's adder. */
 uint32_t ftpu_ref_add(uint32_t x, uint32_t y);
 
+/* RNE_fp32(DAZ(x) * DAZ(y)), canonical NaN; a product whose rounded value
+ * (24-bit significand, unbounded exponent) is below 2^-126 becomes a zero
+ * of its sign ("tiny after rounding", as x86 SSE and RISC-V F detect it).
+ * The vector unit's multiplier (docs/numerics.md, Vector operations). */
+uint32_t ftpu_ref_fmul(uint32_t x, uint32_t y);
+
+/* x - y: ftpu_ref_add(x, y with its sign flipped), exactly IEEE's. */
+uint32_t ftpu_ref_sub(uint32_t x, uint32_t y);
+
+/* Canonical form of a value the vector unit passes through: a subnormal
+ * becomes a zero of its sign, a NaN becomes FTPU_F32_QNAN. */
+uint32_t ftpu_ref_canon(uint32_t x);
+
+/* The larger of DAZ(x), DAZ(y); +0 is larger than -0; NaN if either is. */
+uint32_t ftpu_ref_max(uint32_t x, uint32_t y);
+
+/* canon(c > 0 ? a : b), where c > 0 means sign clear, exponent field
+ * nonzero and not NaN (a subnormal c counts as zero): ReLU's backward. */
+uint32_t ftpu_ref_select(uint32_t c, uint32_t a, uint32_t b);
+
+/* The integer seed of a Newton iteration: canon(k - (x >> shift)) on the
+ * raw bits, modulo 2^32 (k 0x7EF311C3 with shift 0 seeds 1/x, 0x5F3759DF
+ * with shift 1 seeds 1/sqrt(x)); the constants are the program's. */
+uint32_t ftpu_ref_seed(uint32_t x, uint32_t k, unsigned int shift);
+
 /* One PE step: ftpu_ref_add(acc, ftpu_ref_mul(a, b)). */
 uint32_t ftpu_ref_step(uint32_t acc, ftpu_bf16 a, ftpu_bf16 b);
 

@@ -13,6 +13,7 @@
  *
  * FTPU_FULL=1 runs ten times as many random vectors.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,6 +35,8 @@
 #define PINF 0x7f800000u
 #define NINF 0xff800000u
 #define NZERO 0x80000000u
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static unsigned long n_random = 4000000; /* per cross-check; x10 full */
 
@@ -147,6 +150,49 @@ static uint32_t soft_add(uint32_t x, uint32_t y)
 	if (e <= 0)
 		return sx << 31; /* subnormal result: FTZ, sign kept */
 	return sx << 31 | (uint32_t)e << 23 | (uint32_t)(m & 0x7fffffu);
+}
+
+/* RNE_fp32(DAZ(x) * DAZ(y)), flushed when tiny after rounding (the
+ * 24-bit rounded significand with an unbounded exponent below 2^-126),
+ * canonical NaN. */
+static uint32_t soft_fmul(uint32_t x, uint32_t y)
+{
+	uint32_t sign = (x ^ y) & 0x80000000u;
+	int ex = (x >> 23) & 0xff, ey = (y >> 23) & 0xff;
+	bool inf_x = ex == 0xff && !(x & 0x7fffffu), inf_y = ey == 0xff && !(y & 0x7fffffu);
+	bool zero_x = ex == 0, zero_y = ey == 0; /* DAZ */
+	uint64_t p, m, rem, half;
+	int e, shift;
+
+	if (bits_is_nan(x) || bits_is_nan(y) || (inf_x && zero_y) || (inf_y && zero_x))
+		return QNAN;
+	if (inf_x || inf_y)
+		return sign | PINF;
+	if (zero_x || zero_y)
+		return sign;
+	/* significands of 24 bits: p in [2^46, 2^48); biased exponent
+	 * ex + ey - 127 when p < 2^47 */
+	p = (uint64_t)(0x800000u | (x & 0x7fffffu)) * (0x800000u | (y & 0x7fffffu));
+	e = ex + ey - 127;
+	shift = 23;
+	if (p >= 1ull << 47) {
+		e++;
+		shift = 24;
+	}
+	m = p >> shift;
+	rem = p & ((1ull << shift) - 1);
+	half = 1ull << (shift - 1);
+	if (rem > half || (rem == half && (m & 1)))
+		m++;
+	if (m == 1ull << 24) {
+		m >>= 1;
+		e++;
+	}
+	if (e >= 0xff)
+		return sign | PINF;
+	if (e <= 0)
+		return sign; /* tiny after rounding: FTZ */
+	return sign | (uint32_t)e << 23 | (uint32_t)(m & 0x7fffffu);
 }
 
 /* ---- random inputs biased towards the edges ----------------------------- */
@@ -263,6 +309,35 @@ static void rand_add_pair(uint32_t *x, uint32_t *y)
 	}
 }
 
+static void rand_fmul_pair(uint32_t *x, uint32_t *y)
+{
+	int ex = 1 + (int)rng_below(&rng, 254);
+
+	*x = rng_u32(&rng);
+	*y = rng_u32(&rng);
+	switch (rng_below(&rng, 8)) {
+	case 0: /* product near 2^-126: tiny before or after rounding */
+		*x = f32_with(rng_u32(&rng) & 1, ex, rand_mant() | (rng_u32(&rng) & 1 ? 0x7fff00u : 0));
+		*y = f32_with(rng_u32(&rng) & 1, 127 - ex + (int)rng_below(&rng, 3) - 1,
+			      rand_mant());
+		break;
+	case 1: /* near the top of the range */
+		*x = f32_with(rng_u32(&rng) & 1, ex, rand_mant());
+		*y = f32_with(rng_u32(&rng) & 1, 381 - ex + (int)rng_below(&rng, 5) - 2,
+			      rand_mant());
+		break;
+	case 2:
+		*x = edge_f32[rng_below(&rng, N_OF(edge_f32))];
+		break;
+	case 3: /* short significands: exact products and ties */
+		*x = f32_with(rng_u32(&rng) & 1, ex, rand_mant());
+		*y = f32_with(rng_u32(&rng) & 1, 1 + (int)rng_below(&rng, 254), rand_mant());
+		break;
+	default: /* uniform bits */
+		break;
+	}
+}
+
 /* ---- directed tables ------------------------------------------------- */
 
 struct conv_case {
@@ -337,8 +412,6 @@ static void check_add(const struct add_case *c, size_t n)
 	}
 	assert_int_equal(bad, 0);
 }
-
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static void test_numeric_f32_to_bf16_ties_to_even(void **state)
 {
@@ -887,6 +960,220 @@ static void test_numeric_step_matches_softfloat(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* ---- the vector unit's operations (docs/numerics.md) -------------------- */
+
+struct bin_case {
+	uint32_t x, y, want;
+	const char *why;
+};
+
+static void test_numeric_fmul_directed(void **state)
+{
+	static const struct bin_case c[] = {
+		{ 0x3fc00000, 0x40000000, 0x40400000, "1.5 * 2 = 3" },
+		{ 0x3f800001, 0x3f800001, 0x3f800002, "(1+u)^2 = 1+2u+u^2: u^2 is below half an ulp" },
+		{ 0x3f800001, 0x3fffffff, 0x40000000, "(1+u)(2-u): 2+u-u^2 rounds to 2 (the ulp above 2 is 2u)" },
+		{ 0x3f7ffffe, 0x00800001, 0x00800000, "2^-126 (1 - 2^-46): tiny before rounding, rounds to 2^-126: kept" },
+		{ 0x3f7fffff, 0x00800000, 0x00000000, "2^-126 (1 - 2^-24): exact, below 2^-126: flushed" },
+		{ 0xbf7fffff, 0x00800000, 0x80000000, "flushed keeps its sign" },
+		{ 0x3f000000, 0x00800000, 0x00000000, "2^-127: flushed" },
+		{ 0x00400000, 0x7f000000, 0x00000000, "a subnormal input counts as zero (DAZ)" },
+		{ 0x80000000, 0x3f800000, 0x80000000, "-0 * 1 = -0" },
+		{ 0x7f7fffff, 0x40000000, 0x7f800000, "overflow to +Inf" },
+		{ 0xff7fffff, 0x40000000, 0xff800000, "overflow to -Inf" },
+		{ 0x7f800000, 0x00000000, QNAN, "Inf * 0" },
+		{ 0x7f800000, 0x00000001, QNAN, "Inf * subnormal (a zero)" },
+		{ 0xffc00001, 0x3f800000, QNAN, "NaN payload and sign dropped" },
+		{ 0x7f800000, 0xbf800000, 0xff800000, "Inf * -1" },
+	};
+	int bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(c); i++) {
+		uint32_t got = ftpu_ref_fmul(c[i].x, c[i].y), swapped = ftpu_ref_fmul(c[i].y, c[i].x);
+		uint32_t soft = soft_fmul(c[i].x, c[i].y);
+
+		if (got != c[i].want || swapped != c[i].want || soft != c[i].want) {
+			print_error("fmul(%08x, %08x) = %08x / %08x, model %08x, want %08x: %s\n",
+				    c[i].x, c[i].y, got, swapped, soft, c[i].want, c[i].why);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_numeric_fmul_matches_softfloat(void **state)
+{
+	unsigned long bad = 0;
+
+	(void)state;
+	rng.s = 0x452821e638d01377ull;
+	for (unsigned long i = 0; i < n_random; i++) {
+		uint32_t x, y, got, want;
+
+		rand_fmul_pair(&x, &y);
+		got = ftpu_ref_fmul(x, y);
+		want = soft_fmul(x, y);
+		if (got != want && bad++ < 10)
+			print_error("fmul(%08x, %08x) = %08x, model %08x\n", x, y, got, want);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* Every mantissa pair whose exact product lies next to 2^-126: the one
+ * place where "tiny before" and "tiny after rounding" differ. */
+static void test_numeric_fmul_underflow_boundary(void **state)
+{
+	unsigned long bad = 0, kept = 0;
+
+	(void)state;
+	for (uint32_t dm = 0; dm < 4096; dm++) {
+		uint32_t x = 0x3f7fffffu - dm;                /* 1 - (dm+1) 2^-24 */
+		for (uint32_t k = 0; k < 4096; k++) {
+			uint32_t y = 0x00800000u + k;         /* 2^-126 (1 + k 2^-23) */
+			uint32_t got = ftpu_ref_fmul(x, y), want = soft_fmul(x, y);
+
+			kept += got != 0;
+			if (got != want && bad++ < 10)
+				print_error("fmul(%08x, %08x) = %08x, model %08x\n", x, y, got, want);
+		}
+	}
+	assert_int_equal(bad, 0);
+	assert_true(kept > 0 && kept < 4096ul * 4096); /* both sides reached */
+}
+
+static void test_numeric_sub_is_add_of_negation(void **state)
+{
+	static const struct bin_case c[] = {
+		{ 0x3f800000, 0x3f800000, 0x00000000, "1 - 1 = +0" },
+		{ 0x80000000, 0x00000000, 0x80000000, "-0 - +0 = -0" },
+		{ 0x00000000, 0x00000000, 0x00000000, "+0 - +0 = +0" },
+		{ 0x7f800000, 0x7f800000, QNAN, "Inf - Inf" },
+		{ 0x40000000, 0x3f800000, 0x3f800000, "2 - 1" },
+		{ 0x3f800000, 0xffc00000, QNAN, "minus a NaN" },
+	};
+	int bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(c); i++) {
+		uint32_t got = ftpu_ref_sub(c[i].x, c[i].y);
+
+		if (got != c[i].want || soft_add(c[i].x, c[i].y ^ 0x80000000u) != c[i].want) {
+			print_error("sub(%08x, %08x) = %08x, want %08x: %s\n", c[i].x, c[i].y,
+				    got, c[i].want, c[i].why);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_numeric_max_select_seed(void **state)
+{
+	static const struct bin_case mx[] = {
+		{ 0x3f800000, 0x40000000, 0x40000000, "max(1, 2)" },
+		{ 0xbf800000, 0xc0000000, 0xbf800000, "max(-1, -2)" },
+		{ 0x80000000, 0x00000000, 0x00000000, "max(-0, +0) = +0" },
+		{ 0x00000000, 0x80000000, 0x00000000, "either order" },
+		{ 0x00400000, 0x80000000, 0x00000000, "a subnormal is a zero" },
+		{ 0x3f800000, 0x7fc00001, QNAN, "NaN wins, canonical" },
+		{ 0xff800000, 0x7f7fffff, 0x7f7fffff, "max(-Inf, max)" },
+		{ 0xbf800000, 0xff800000, 0xbf800000, "max(-1, -Inf)" },
+	};
+	int bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(mx); i++) {
+		uint32_t got = ftpu_ref_max(mx[i].x, mx[i].y);
+
+		if (got != mx[i].want) {
+			print_error("max(%08x, %08x) = %08x, want %08x: %s\n", mx[i].x, mx[i].y,
+				    got, mx[i].want, mx[i].why);
+			bad++;
+		}
+	}
+	/* select(c, a, b): a where c > 0 */
+	assert_int_equal(ftpu_ref_select(0x3f800000, 0x40400000, 0x40800000), 0x40400000);
+	assert_int_equal(ftpu_ref_select(0x00000000, 0x40400000, 0x40800000), 0x40800000);
+	assert_int_equal(ftpu_ref_select(0x80000000, 0x40400000, 0x40800000), 0x40800000);
+	assert_int_equal(ftpu_ref_select(0x00000001, 0x40400000, 0x40800000), 0x40800000); /* DAZ */
+	assert_int_equal(ftpu_ref_select(0x7fc00000, 0x40400000, 0x40800000), 0x40800000); /* NaN is not > 0 */
+	assert_int_equal(ftpu_ref_select(0x7f800000, 0x40400000, 0x40800000), 0x40400000); /* +Inf is */
+	assert_int_equal(ftpu_ref_select(0x3f800000, 0x807fffff, 0), 0x80000000); /* result canonical */
+	assert_int_equal(ftpu_ref_select(0x3f800000, 0xffc12345, 0), QNAN);
+	/* seed: k - (x >> shift) on the bits, canonical */
+	assert_int_equal(ftpu_ref_seed(0x40800000, 0x5f3759dfu, 1), 0x5f3759dfu - 0x20400000u);
+	assert_int_equal(ftpu_ref_seed(0x40000000, 0x7ef311c3u, 0), 0x7ef311c3u - 0x40000000u);
+	assert_int_equal(ftpu_ref_seed(0x7f000000, 0x7f000000u, 0), 0); /* 0: a zero */
+	assert_int_equal(ftpu_ref_seed(0x7f000001, 0x7f000000u, 0), QNAN); /* wraps to a NaN pattern */
+	assert_int_equal(ftpu_ref_seed(0x7e800001, 0x7f000000u, 0), 0x00000000); /* subnormal bits flushed */
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * The reciprocal and reciprocal-square-root sequences of docs/numerics.md,
+ * built from the vector operations exactly as a device program runs them:
+ * their error against double, over significands of [1, 4) at exponents
+ * across the domain the page gives ([2^-125, 2^125]).
+ */
+static uint32_t seq_rsqrt(uint32_t x, int steps)
+{
+	uint32_t h = ftpu_ref_fmul(x, 0x3f000000u), y = ftpu_ref_seed(x, 0x5f3759dfu, 1);
+
+	for (int i = 0; i < steps; i++) {
+		uint32_t t = ftpu_ref_fmul(y, y);
+
+		t = ftpu_ref_fmul(h, t);
+		t = ftpu_ref_sub(0x3fc00000u, t); /* 1.5 - x/2 y^2 */
+		y = ftpu_ref_fmul(y, t);
+	}
+	return y;
+}
+
+static uint32_t seq_recip(uint32_t d, int steps)
+{
+	uint32_t z = ftpu_ref_seed(d, 0x7ef311c3u, 0);
+
+	for (int i = 0; i < steps; i++) {
+		uint32_t t = ftpu_ref_fmul(d, z);
+
+		t = ftpu_ref_sub(0x40000000u, t); /* 2 - d z */
+		z = ftpu_ref_fmul(z, t);
+	}
+	return z;
+}
+
+static double bits_f(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+static void test_numeric_newton_sequences(void **state)
+{
+	static const int exps[] = { -124, -61, 0, 62, 123 }; /* even: 4^k scales */
+	double worst_rsqrt = 0, worst_recip = 0;
+
+	(void)state;
+	for (size_t e = 0; e < N_OF(exps); e++)
+		for (uint32_t m = 0; m < 1u << 24; m += 61) {
+			uint32_t x = (uint32_t)(127 + exps[e]) << 23 | (m & 0x7fffffu);
+			double r, q;
+
+			if (m >> 23) /* [2, 4) */
+				x += 1u << 23;
+			r = fabs(bits_f(seq_rsqrt(x, 2)) * sqrt(bits_f(x)) - 1);
+			q = fabs(bits_f(seq_recip(x, 3)) * bits_f(x) - 1);
+			worst_rsqrt = r > worst_rsqrt ? r : worst_rsqrt;
+			worst_recip = q > worst_recip ? q : worst_recip;
+		}
+	printf("rsqrt, seed + 2 steps: max relative error %.3g; reciprocal, seed + 3 steps: %.3g\n",
+	       worst_rsqrt, worst_recip);
+	assert_true(worst_rsqrt < 5e-6);
+	assert_true(worst_recip < 2e-7);
+}
+
 int main(void)
 {
 	const char *full = getenv("FTPU_FULL");
@@ -921,6 +1208,12 @@ int main(void)
 		cmocka_unit_test(test_numeric_mul_all_bf16_by_specials),
 		cmocka_unit_test(test_numeric_add_matches_softfloat),
 		cmocka_unit_test(test_numeric_step_matches_softfloat),
+		cmocka_unit_test(test_numeric_fmul_directed),
+		cmocka_unit_test(test_numeric_fmul_matches_softfloat),
+		cmocka_unit_test(test_numeric_fmul_underflow_boundary),
+		cmocka_unit_test(test_numeric_sub_is_add_of_negation),
+		cmocka_unit_test(test_numeric_max_select_seed),
+		cmocka_unit_test(test_numeric_newton_sequences),
 	};
 
 	if (full && strcmp(full, "1") == 0)
