@@ -50,6 +50,7 @@ struct ftpu_ref_device {
 	unsigned int data_mem;
 	uint32_t data_base;      /* first vector */
 	uint32_t *data_vec;      /* the vector being received (n words) */
+	uint32_t *block;         /* CONVERT / COPY: n x n elements in flight */
 
 	/* Faults since reset; the last one. */
 	uint32_t faults, fault_pc, fault_code, fault_instr;
@@ -298,6 +299,102 @@ static void exec_host_write(struct ftpu_ref_device *d, unsigned int flags,
 	}
 }
 
+/* ---- vector unit (docs/vector.md) ------------------------------------------ */
+
+/* A destination range equal to a source range (in place) or apart from it:
+ * then element-wise order gives what reading everything first would. */
+static bool apart_or_equal(uint32_t dst, uint32_t n, uint32_t src, uint32_t sn)
+{
+	return (dst == src && n == sn) || dst + n <= src || src + sn <= dst;
+}
+
+static void exec_vector(struct ftpu_ref_device *d, unsigned int op,
+			unsigned int flags, uint32_t n, uint32_t w1, uint32_t w2)
+{
+	size_t N = d->cfg.n;
+	uint32_t a = w1 & 0xffffu, b = w1 >> 16, dst = w2 & 0xffffu, c = w2 >> 16;
+	bool uses_c = op == FTPU_OP_VMAC || op == FTPU_OP_VSEL;
+	unsigned int allowed = FTPU_VECTOR_B_FIXED | (uses_c ? FTPU_VECTOR_C_FIXED : 0) |
+			       (op == FTPU_OP_VSEED ? FTPU_VECTOR_HALF : 0);
+	uint32_t size = d->cfg.acc_vectors;
+
+	if (!d->cfg.vector_unit || (flags & ~allowed))
+		{ fault(d, FTPU_FAULT_OPCODE); return; }
+	if (n == 0)
+		{ fault(d, FTPU_FAULT_COUNT); return; }
+	uint32_t bn = (flags & FTPU_VECTOR_B_FIXED) ? 1 : n;
+	uint32_t cn = (flags & FTPU_VECTOR_C_FIXED) ? 1 : n;
+	if (!in_range(a, n, size) || !in_range(b, bn, size) || !in_range(dst, n, size) ||
+	    (uses_c && !in_range(c, cn, size)) || !apart_or_equal(dst, n, a, n) ||
+	    !apart_or_equal(dst, n, b, bn) || (uses_c && !apart_or_equal(dst, n, c, cn)))
+		{ fault(d, FTPU_FAULT_RANGE); return; }
+	for (size_t i = 0; i < n; i++) {
+		const uint32_t *x = d->acc + (a + i) * N;
+		const uint32_t *y = d->acc + (b + (bn > 1 ? i : 0)) * N;
+		const uint32_t *z = d->acc + (c + (cn > 1 ? i : 0)) * N;
+		uint32_t *r = d->acc + (dst + i) * N;
+		for (size_t l = 0; l < N; l++) {
+			uint32_t v;
+			switch (op) {
+			case FTPU_OP_VADD: v = ftpu_ref_add(x[l], y[l]); break;
+			case FTPU_OP_VSUB: v = ftpu_ref_sub(x[l], y[l]); break;
+			case FTPU_OP_VMUL: v = ftpu_ref_fmul(x[l], y[l]); break;
+			case FTPU_OP_VMAC: v = ftpu_ref_add(ftpu_ref_fmul(x[l], y[l]), z[l]); break;
+			case FTPU_OP_VMAX: v = ftpu_ref_max(x[l], y[l]); break;
+			case FTPU_OP_VSEL: v = ftpu_ref_select(z[l], x[l], y[l]); break;
+			default: /* VSEED */
+				v = ftpu_ref_seed(x[l], y[l], flags & FTPU_VECTOR_HALF ? 1 : 0);
+				break;
+			}
+			r[l] = v; /* every source element of index l is read */
+		}
+	}
+	d->cnt.cycles += n;
+}
+
+static uint16_t *bf16_mem(struct ftpu_ref_device *d, unsigned int mem)
+{
+	return mem == FTPU_MEM_UB ? d->ub : d->wm;
+}
+
+/* Block by block through d->block (N vectors), transposed or not: with
+ * ranges apart or equal that is reading everything before writing. */
+static void exec_convert_copy(struct ftpu_ref_device *d, unsigned int op,
+			      unsigned int flags, uint32_t n, uint32_t src, uint32_t dst)
+{
+	size_t N = d->cfg.n;
+	bool convert = op == FTPU_OP_CONVERT;
+	unsigned int tflag = convert ? FTPU_TRANSPOSE_CONVERT : FTPU_TRANSPOSE_COPY;
+	unsigned int smem = convert ? FTPU_MEM_ACC : (flags & 3u);
+	unsigned int dmem = convert ? (flags & 3u) : (flags >> 2 & 3u);
+	unsigned int allowed = (convert ? 3u : 0xfu) | tflag;
+	bool transpose = flags & tflag;
+
+	if (!d->cfg.vector_unit || (flags & ~allowed) ||
+	    (!convert && smem != FTPU_MEM_UB && smem != FTPU_MEM_WM) ||
+	    (dmem != FTPU_MEM_UB && dmem != FTPU_MEM_WM))
+		{ fault(d, FTPU_FAULT_OPCODE); return; }
+	if (n == 0 || (transpose && n % N))
+		{ fault(d, FTPU_FAULT_COUNT); return; }
+	if (!in_range(src, n, mem_vectors(d, smem)) || !in_range(dst, n, mem_vectors(d, dmem)) ||
+	    (smem == dmem && !apart_or_equal(dst, n, src, n)))
+		{ fault(d, FTPU_FAULT_RANGE); return; }
+	uint16_t *out = bf16_mem(d, dmem);
+	for (size_t at = 0; at < n; at += N) {
+		size_t rows = n - at < N ? n - at : N;
+		for (size_t i = 0; i < rows; i++)
+			for (size_t l = 0; l < N; l++)
+				d->block[i * N + l] = convert ?
+					ftpu_f32_to_bf16(d->acc[(src + at + i) * N + l]) :
+					bf16_mem(d, smem)[(src + at + i) * N + l];
+		for (size_t i = 0; i < rows; i++)
+			for (size_t l = 0; l < N; l++)
+				out[(dst + at + i) * N + l] = (uint16_t)(transpose ?
+					d->block[l * N + i] : d->block[i * N + l]);
+	}
+	d->cnt.cycles += n;
+}
+
 /* Runs the complete instruction in d->instr (HOST_READ: its header). */
 static void execute(struct ftpu_ref_device *d)
 {
@@ -322,6 +419,14 @@ static void execute(struct ftpu_ref_device *d)
 		break;
 	case FTPU_OP_HOST_WRITE:
 		exec_host_write(d, flags, n, a);
+		break;
+	case FTPU_OP_VADD: case FTPU_OP_VSUB: case FTPU_OP_VMUL: case FTPU_OP_VMAC:
+	case FTPU_OP_VMAX: case FTPU_OP_VSEL: case FTPU_OP_VSEED:
+		exec_vector(d, op, flags, n, a, b);
+		break;
+	case FTPU_OP_CONVERT:
+	case FTPU_OP_COPY:
+		exec_convert_copy(d, op, flags, n, a, b);
 		break;
 	case FTPU_OP_SYNC:
 		if (flags)
@@ -543,8 +648,9 @@ int ftpu_ref_device_open(const struct ftpu_ref_device_config *cfg,
 	d->tile[1] = calloc(n * n, sizeof(uint16_t));
 	d->rx_buf = calloc(FTPU_LINK_MAX_PAYLOAD, sizeof(uint32_t));
 	d->data_vec = calloc(n, sizeof(uint32_t));
+	d->block = calloc(n * n, sizeof(uint32_t));
 	if (!d->ub || !d->wm || !d->acc || !d->bias || !d->tile[0] ||
-	    !d->tile[1] || !d->rx_buf || !d->data_vec)
+	    !d->tile[1] || !d->rx_buf || !d->data_vec || !d->block)
 		goto out_free;
 	if (ftpu_link_rx_init(&d->rx, d->rx_buf, FTPU_LINK_MAX_PAYLOAD) ||
 	    ftpu_link_rx_set_role(&d->rx, FTPU_LINK_ROLE_DEVICE))
@@ -569,6 +675,7 @@ void ftpu_ref_device_close(struct ftpu_ref_device *d)
 	free(d->tile[1]);
 	free(d->rx_buf);
 	free(d->data_vec);
+	free(d->block);
 	free(d->out);
 	free(d);
 }

@@ -14,6 +14,7 @@
 #ifndef FTPU_REF_DEVICE_H
 #define FTPU_REF_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,8 @@ struct ftpu_ref_device_config {
 	uint32_t rx_words;       /* receive buffer words (flow-control credit);
 				  * a PROGRAM frame of len L takes L + 2 */
 	uint32_t clock_hz;       /* reported by INFO */
+	bool vector_unit;        /* executes the vector instructions (docs/vector.md);
+				  * off by default, as the RTL has none yet */
 };
 
 struct ftpu_ref_device;

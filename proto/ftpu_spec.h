@@ -164,6 +164,28 @@ enum ftpu_op {
 	FTPU_OP_SYNC = 0x06,
 };
 
+/* the vector unit's opcodes (docs/vector.md): operands in ACC, fp32 vectors of N lanes; a device without the unit faults OPCODE */
+enum ftpu_vector_op {
+	FTPU_OP_VADD = 0x10,
+	FTPU_OP_VSUB = 0x11,
+	FTPU_OP_VMUL = 0x12,
+	FTPU_OP_VMAC = 0x13,
+	FTPU_OP_VMAX = 0x14,
+	FTPU_OP_VSEL = 0x15,
+	FTPU_OP_VSEED = 0x16,
+	FTPU_OP_CONVERT = 0x17,
+	FTPU_OP_COPY = 0x18,
+};
+
+/* VADD..VSEED flags: a FIXED operand is one vector read for every i (a scalar as a vector) */
+#define FTPU_VECTOR_B_FIXED 0x01u
+#define FTPU_VECTOR_C_FIXED 0x02u
+#define FTPU_VECTOR_HALF 0x04u
+
+/* CONVERT and COPY: the TRANSPOSE flag */
+#define FTPU_TRANSPOSE_CONVERT 0x04u
+#define FTPU_TRANSPOSE_COPY 0x10u
+
 /* HOST_READ / HOST_WRITE flags[1:0]: the memory */
 enum ftpu_mem {
 	FTPU_MEM_UB = 0,

@@ -139,6 +139,26 @@ package ftpu_pkg;
   localparam logic [7:0] OP_HOST_WRITE = 8'h05;
   localparam logic [7:0] OP_SYNC = 8'h06;
 
+  // the vector unit's opcodes (docs/vector.md): operands in ACC, fp32 vectors of N lanes; a device without the unit faults OPCODE
+  localparam logic [7:0] OP_VADD = 8'h10;
+  localparam logic [7:0] OP_VSUB = 8'h11;
+  localparam logic [7:0] OP_VMUL = 8'h12;
+  localparam logic [7:0] OP_VMAC = 8'h13;
+  localparam logic [7:0] OP_VMAX = 8'h14;
+  localparam logic [7:0] OP_VSEL = 8'h15;
+  localparam logic [7:0] OP_VSEED = 8'h16;
+  localparam logic [7:0] OP_CONVERT = 8'h17;
+  localparam logic [7:0] OP_COPY = 8'h18;
+
+  // VADD..VSEED flags: a FIXED operand is one vector read for every i (a scalar as a vector)
+  localparam logic [7:0] VECTOR_B_FIXED = 8'h01;
+  localparam logic [7:0] VECTOR_C_FIXED = 8'h02;
+  localparam logic [7:0] VECTOR_HALF = 8'h04;
+
+  // CONVERT and COPY: the TRANSPOSE flag
+  localparam logic [7:0] TRANSPOSE_CONVERT = 8'h04;
+  localparam logic [7:0] TRANSPOSE_COPY = 8'h10;
+
   // HOST_READ / HOST_WRITE flags[1:0]: the memory
   localparam logic [1:0] MEM_UB = 2'd0;
   localparam logic [1:0] MEM_WM = 2'd1;

@@ -311,6 +311,13 @@ def doc_tables(spec):
     t["docs/isa.md", "opcodes"] = md_table(
         ["opcode", "name", "flags", "operand A", "operand B", "does"],
         [(f"0x{r['value']:02X}", r["name"], r["flags"], r["a"], r["b"], r["does"]) for r in rows("opcode")])
+    ops = {r["value"] for r in rows("opcode")}
+    clash = [r["name"] for r in rows("vector_opcode") if r["value"] in ops]
+    if clash:
+        sys.exit(f"{SPEC}: vector opcodes {clash} reuse an opcode")
+    t["docs/vector.md", "vector-opcodes"] = md_table(
+        ["opcode", "name", "flags", "does"],
+        [(f"0x{r['value']:02X}", r["name"], r["flags"], r["does"]) for r in rows("vector_opcode")])
     t["docs/isa.md", "faults"] = md_table(
         ["code", "fault"], [(r["value"], r["meaning"]) for r in rows("fault")])
     t["docs/registers.md", "registers"] = md_table(

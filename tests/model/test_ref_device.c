@@ -487,6 +487,208 @@ static void test_ref_device_overflow_boundary(void **state)
 	free(p);
 }
 
+/* ---- the vector unit (docs/vector.md) -------------------------------------- */
+
+/* Reopens the model with its vector unit on (or off). */
+static void set_vector_unit(struct host *h, bool on)
+{
+	ftpu_ref_device_close(h->dev);
+	h->cfg.vector_unit = on;
+	assert_int_equal(ftpu_ref_device_open(&h->cfg, &h->dev), FTPU_OK);
+}
+
+static void emit_acc(struct prog *p, uint32_t addr, const uint32_t *v, size_t nvec, size_t N)
+{
+	emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, (unsigned)nvec, addr, 0);
+	for (size_t i = 0; i < nvec * N; i++)
+		emit_word(p, v[i]);
+}
+
+/* The one DATA frame a program's HOST_WRITE sent. */
+static const uint32_t *data_frame(struct host *h, size_t words)
+{
+	assert_int_equal(h->nframes, 1);
+	assert_int_equal(h->frames[0].type, FTPU_LINK_DATA);
+	assert_int_equal(h->frames[0].len, words);
+	return h->frames[0].payload;
+}
+
+static uint32_t vector_want(unsigned op, unsigned flags, uint32_t x, uint32_t y, uint32_t z)
+{
+	switch (op) {
+	case FTPU_OP_VADD: return ftpu_ref_add(x, y);
+	case FTPU_OP_VSUB: return ftpu_ref_sub(x, y);
+	case FTPU_OP_VMUL: return ftpu_ref_fmul(x, y);
+	case FTPU_OP_VMAC: return ftpu_ref_add(ftpu_ref_fmul(x, y), z);
+	case FTPU_OP_VMAX: return ftpu_ref_max(x, y);
+	case FTPU_OP_VSEL: return ftpu_ref_select(z, x, y);
+	default: return ftpu_ref_seed(x, y, flags & FTPU_VECTOR_HALF ? 1 : 0);
+	}
+}
+
+/* Every operation, with and without FIXED operands, to a separate
+ * destination and in place, against the numeric reference element by
+ * element; the lanes are random values with specials mixed in. */
+static void test_ref_device_vector_ops(void **state)
+{
+	struct host *h = *state;
+	const size_t N = h->cfg.n, V = 5;
+	static const unsigned ops[] = { FTPU_OP_VADD, FTPU_OP_VSUB, FTPU_OP_VMUL, FTPU_OP_VMAC,
+					FTPU_OP_VMAX, FTPU_OP_VSEL, FTPU_OP_VSEED };
+	uint32_t *x = calloc(3 * V * N, sizeof(uint32_t)), *y = x + V * N, *z = y + V * N;
+	assert_non_null(x);
+	set_vector_unit(h, true);
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		unsigned op = ops[k];
+		bool uses_c = op == FTPU_OP_VMAC || op == FTPU_OP_VSEL;
+		for (unsigned variant = 0; variant < 8; variant++) {
+			unsigned flags = variant & 3u, in_place = variant >> 2;
+			if ((flags & FTPU_VECTOR_C_FIXED) && !uses_c)
+				continue;
+			if (op == FTPU_OP_VSEED)
+				flags |= (variant & 2) ? FTPU_VECTOR_HALF : 0, flags &= ~FTPU_VECTOR_C_FIXED;
+			for (size_t i = 0; i < 3 * V * N; i++)
+				x[i] = rng_f32(&h->rng);
+			struct prog p = { 0 };
+			/* a at 10, b at 40, c at 70, d at 100 (or a) */
+			uint32_t d = in_place ? 10 : 100;
+			emit_acc(&p, 10, x, V, N);
+			emit_acc(&p, 40, y, V, N);
+			emit_acc(&p, 70, z, V, N);
+			emit(&p, op, flags, V, 10u | 40u << 16, d | 70u << 16);
+			emit(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, V, d, 0);
+			clear_frames(h);
+			send_program(h, p.w, p.n);
+			const uint32_t *got = data_frame(h, V * N);
+			for (size_t i = 0; i < V; i++)
+				for (size_t l = 0; l < N; l++) {
+					size_t bi = (flags & FTPU_VECTOR_B_FIXED) ? 0 : i;
+					size_t ci = (flags & FTPU_VECTOR_C_FIXED) ? 0 : i;
+					uint32_t want = vector_want(op, flags, x[i * N + l], y[bi * N + l],
+								    z[ci * N + l]);
+					if (got[i * N + l] != want)
+						fail_msg("op 0x%02x flags 0x%x in place %u: vector %zu lane %zu "
+							 "= %08x, want %08x", op, flags, in_place, i, l,
+							 got[i * N + l], want);
+				}
+			free(p.w);
+		}
+	}
+	free(x);
+	set_vector_unit(h, false);
+}
+
+/* CONVERT to UB and WM, plain and transposed, and COPY between them; WM is
+ * read back through a COPY to UB (HOST_WRITE cannot read WM). */
+static void test_ref_device_convert_copy(void **state)
+{
+	struct host *h = *state;
+	const size_t N = h->cfg.n, V = 2 * N;
+	uint32_t *acc = calloc(V * N, sizeof(uint32_t));
+	assert_non_null(acc);
+	set_vector_unit(h, true);
+	for (unsigned mode = 0; mode < 6; mode++) {
+		/* 0,1: CONVERT to UB (plain, T); 2,3: CONVERT to WM (plain, T),
+		 * COPY to UB; 4: CONVERT to UB, COPY UB->UB transposed in place;
+		 * 5: CONVERT to WM, COPY WM->WM transposed elsewhere, COPY to UB */
+		bool t = mode == 1 || mode == 3;
+		for (size_t i = 0; i < V * N; i++)
+			acc[i] = rng_f32(&h->rng);
+		struct prog p = { 0 };
+		emit_acc(&p, 3, acc, V, N);
+		unsigned mem = (mode >= 2 && mode != 4) ? FTPU_MEM_WM : FTPU_MEM_UB;
+		emit(&p, FTPU_OP_CONVERT, mem | (t ? FTPU_TRANSPOSE_CONVERT : 0), V, 3, 50);
+		if (mode == 4)
+			emit(&p, FTPU_OP_COPY, FTPU_MEM_UB | FTPU_MEM_UB << 2 | FTPU_TRANSPOSE_COPY, V, 50, 50);
+		if (mode == 5)
+			emit(&p, FTPU_OP_COPY, FTPU_MEM_WM | FTPU_MEM_WM << 2 | FTPU_TRANSPOSE_COPY, V, 50, 200);
+		if (mode == 2 || mode == 3)
+			emit(&p, FTPU_OP_COPY, FTPU_MEM_WM | FTPU_MEM_UB << 2, V, 50, 50);
+		if (mode == 5)
+			emit(&p, FTPU_OP_COPY, FTPU_MEM_WM | FTPU_MEM_UB << 2, V, 200, 50);
+		emit(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_UB, V, 50, 0);
+		clear_frames(h);
+		send_program(h, p.w, p.n);
+		const uint32_t *got = data_frame(h, V * N / 2);
+		bool transposed = t || mode >= 4;
+		for (size_t i = 0; i < V; i++)
+			for (size_t l = 0; l < N; l++) {
+				/* element (i, l) of the result is source (row, lane) */
+				size_t row = transposed ? (i / N) * N + l : i, lane = transposed ? i % N : l;
+				uint16_t want = ftpu_f32_to_bf16(acc[row * N + lane]);
+				size_t e = i * N + l;
+				uint16_t g = (uint16_t)(e & 1 ? got[e / 2] >> 16 : got[e / 2]);
+				if (g != want)
+					fail_msg("mode %u: vector %zu lane %zu = %04x, want %04x", mode, i, l, g, want);
+			}
+		free(p.w);
+	}
+	free(acc);
+	set_vector_unit(h, false);
+}
+
+/* Each fault of the vector instructions: the EVENT, and the destination
+ * left as it was. Without the unit every vector opcode is OPCODE. */
+static void test_ref_device_vector_faults(void **state)
+{
+	struct host *h = *state;
+	const size_t N = h->cfg.n;
+	const uint32_t A = h->cfg.acc_vectors;
+	struct {
+		bool unit;
+		unsigned op, flags, n;
+		uint32_t a, b, code;
+	} cases[] = {
+		{ false, FTPU_OP_VADD, 0, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ false, FTPU_OP_VSEED, 0, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ false, FTPU_OP_CONVERT, 0, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ false, FTPU_OP_COPY, 0, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ true, FTPU_OP_VADD, FTPU_VECTOR_C_FIXED, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ true, FTPU_OP_VMUL, FTPU_VECTOR_HALF, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ true, FTPU_OP_VMAC, 0x08, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ true, FTPU_OP_CONVERT, FTPU_MEM_ACC, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ true, FTPU_OP_COPY, FTPU_MEM_UB | FTPU_MEM_BIAS << 2, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ true, FTPU_OP_COPY, 0x20, 1, 0, 1, FTPU_FAULT_OPCODE },
+		{ true, FTPU_OP_VADD, 0, 0, 0, 1, FTPU_FAULT_COUNT },
+		{ true, FTPU_OP_CONVERT, FTPU_TRANSPOSE_CONVERT, (unsigned)N + 1, 0, 0, FTPU_FAULT_COUNT },
+		{ true, FTPU_OP_VADD, 0, 2, A - 1, 1, FTPU_FAULT_RANGE },            /* a */
+		{ true, FTPU_OP_VADD, 0, 2, 2u | (A - 1) << 16, 8, FTPU_FAULT_RANGE }, /* b */
+		{ true, FTPU_OP_VADD, 0, 2, 2u | 4u << 16, A - 1, FTPU_FAULT_RANGE },  /* d */
+		{ true, FTPU_OP_VMAC, 0, 2, 2u | 4u << 16, 8u | (A - 1) << 16, FTPU_FAULT_RANGE }, /* c */
+		{ true, FTPU_OP_VADD, 0, 2, 2u | 4u << 16, 3, FTPU_FAULT_RANGE },      /* d overlaps a */
+		{ true, FTPU_OP_VMUL, FTPU_VECTOR_B_FIXED, 2, 2u | 9u << 16, 8, FTPU_FAULT_RANGE }, /* fixed b in d */
+		{ true, FTPU_OP_CONVERT, FTPU_MEM_UB, 2, A - 1, 0, FTPU_FAULT_RANGE },
+		{ true, FTPU_OP_CONVERT, FTPU_MEM_WM, 2, 0, h->cfg.wm_rows - 1, FTPU_FAULT_RANGE },
+		{ true, FTPU_OP_COPY, FTPU_MEM_UB | FTPU_MEM_UB << 2, 4, 0, 2, FTPU_FAULT_RANGE },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		set_vector_unit(h, cases[i].unit);
+		struct prog p = { 0 };
+		emit(&p, FTPU_OP_SYNC, 0, 0, 1, 0);
+		emit(&p, cases[i].op, cases[i].flags, cases[i].n, cases[i].a, cases[i].b);
+		emit(&p, FTPU_OP_SYNC, 0, 0, 2, 0); /* must not run */
+		clear_frames(h);
+		send_program(h, p.w, p.n);
+		assert_int_equal(h->nframes, 2);
+		assert_int_equal(h->frames[1].payload[0], FTPU_LINK_EVENT_FAULT);
+		if (h->frames[1].payload[2] != cases[i].code)
+			fail_msg("case %zu: fault %u, want %u", i, h->frames[1].payload[2], cases[i].code);
+		free(p.w);
+		/* the memories are still zero (the model was reopened): nothing written */
+		struct prog q = { 0 };
+		emit(&q, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, 16, 0, 0);
+		emit(&q, FTPU_OP_HOST_WRITE, FTPU_MEM_UB, 16, 0, 0);
+		clear_frames(h);
+		send_program(h, q.w, q.n);
+		assert_int_equal(h->nframes, 2);
+		for (size_t k = 0; k < 2; k++)
+			for (size_t w = 0; w < h->frames[k].len; w++)
+				assert_int_equal(h->frames[k].payload[w], 0);
+		free(q.w);
+	}
+	set_vector_unit(h, false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +699,9 @@ int main(void)
 		cmocka_unit_test(test_ref_device_truncated_program),
 		cmocka_unit_test(test_ref_device_link_errors),
 		cmocka_unit_test(test_ref_device_overflow_boundary),
+		cmocka_unit_test(test_ref_device_vector_ops),
+		cmocka_unit_test(test_ref_device_convert_copy),
+		cmocka_unit_test(test_ref_device_vector_faults),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
