@@ -6,7 +6,8 @@
 // in a pipeline register (Cuts[i] set: a register after step i+1):
 //   1 classify, order the operands by magnitude, exponent difference
 //   2 align the smaller one (with a sticky bit), add or subtract
-//   3 normalize: one leading-zero shifter, which also covers the carry out
+//   3 normalize: one leading-zero shifter, which also covers the carry out;
+//     the rounding decision, from the sum's low bits
 //   4 round, fix the exponent, pick special results        (combinational)
 // Latency is popcount(Cuts) cycles; the caller registers the output.
 // Results below the smallest normal are exact (a sum of two fp32 values that
@@ -48,13 +49,15 @@ module ftpu_fp32_add #(
   // Inf keeps its sign; -0 + -0 = -0, any other pair of zeros is +0.
   assign special_sign1 = x_inf ? x_i[31] : y_inf ? y_i[31] : (x_i[31] & y_i[31]);
 
-  // Magnitudes (a DAZ zero has magnitude 0) order the operands: big >= small.
+  // Magnitudes order the operands: big >= small. A DAZ zero needs no
+  // masking here: exponent 0 orders it below every normal, and two zeros
+  // are a special result.
   logic [30:0] x_mag, y_mag, big_mag, small_mag;
   logic        swap, big_sign1, subtract1;
   logic [7:0]  exp_diff;
   logic [4:0]  shift1;
-  assign x_mag     = x_zero ? 31'd0 : x_i[30:0];
-  assign y_mag     = y_zero ? 31'd0 : y_i[30:0];
+  assign x_mag     = x_i[30:0];
+  assign y_mag     = y_i[30:0];
   assign swap      = (y_mag > x_mag);
   assign big_mag   = swap ? y_mag : x_mag;
   assign small_mag = swap ? x_mag : y_mag;
@@ -64,10 +67,13 @@ module ftpu_fp32_add #(
   // Beyond 27 places everything is sticky; 31 keeps the shift in one word.
   assign shift1    = (exp_diff > 8'd31) ? 5'd31 : exp_diff[4:0];
 
-  // Significands with the hidden bit (0 for a zero).
+  // Significands with the hidden bit; only the smaller one can be a zero
+  // (its fraction cleared by DAZ) outside the special results.
   logic [23:0] big_sig1, small_sig1;
-  assign big_sig1   = {(big_mag[30:23] != 8'd0), big_mag[22:0]};
-  assign small_sig1 = {(small_mag[30:23] != 8'd0), small_mag[22:0]};
+  logic        small_zero;
+  assign small_zero = (small_mag[30:23] == 8'd0);
+  assign big_sig1   = {1'b1, big_mag[22:0]};
+  assign small_sig1 = small_zero ? 24'd0 : {1'b1, small_mag[22:0]};
 
   logic [1:0]  special2;
   logic        special_sign2, big_sign2, subtract2;
@@ -98,13 +104,24 @@ module ftpu_fp32_add #(
 
   // ---- 2: align and add ----------------------------------------------------
   // Three bits below the significand: guard, round, sticky.
-  logic [31:0] big_ext, small_ext, small_shifted, small_aligned, sum2;
-  logic        sticky;
+  // Each shifter level ORs the bits it drops into the sticky bit: cheaper
+  // than masking the input by the shift amount.
+  logic [31:0] big_ext, small_ext, small_aligned, sum2;
+  logic [26:0] a4, a3, a2, a1, a0;
+  logic        st4, st3, st2, st1, st0;
+  assign a4  = {small_sig2, 3'd0};
+  assign st4 = shift2[4] && (a4[15:0] != 16'd0);
+  assign a3  = shift2[4] ? {16'd0, a4[26:16]} : a4;
+  assign st3 = shift2[3] && (a3[7:0] != 8'd0);
+  assign a2  = shift2[3] ? {8'd0, a3[26:8]} : a3;
+  assign st2 = shift2[2] && (a2[3:0] != 4'd0);
+  assign a1  = shift2[2] ? {4'd0, a2[26:4]} : a2;
+  assign st1 = shift2[1] && (a1[1:0] != 2'd0);
+  assign a0  = shift2[1] ? {2'd0, a1[26:2]} : a1;
+  assign st0 = shift2[0] && a0[0];
   assign big_ext       = {5'd0, big_sig2, 3'd0};
-  assign small_ext     = {5'd0, small_sig2, 3'd0};
-  assign small_shifted = small_ext >> shift2;
-  assign sticky        = (small_ext & ~(32'hFFFF_FFFF << shift2)) != 32'd0;
-  assign small_aligned = {small_shifted[31:1], small_shifted[0] | sticky};
+  assign small_ext     = {5'd0, shift2[0] ? {1'b0, a0[26:1]} : a0};
+  assign small_aligned = {small_ext[31:1], small_ext[0] | st4 | st3 | st2 | st1 | st0};
   // |big| >= |small| keeps the difference non-negative; the sum fits 28 bits.
   assign sum2 = subtract2 ? big_ext - small_aligned : big_ext + small_aligned;
 
@@ -131,55 +148,65 @@ module ftpu_fp32_add #(
   assign unused_sum = ^sum2[31:28];
 
   // ---- 3: normalize ----------------------------------------------------------
-  // Leading one to bit 31: zeros == 0 is a carry out, 1 is already normal.
+  // Leading one of sum3[27:2] to bit 31: zeros == 0 is a carry out, 1 is
+  // already normal. sum3[1:0] need no shifting: a left shift of 2 or more
+  // means a cancellation (exponents at most 1 apart), which leaves them 0.
   logic [4:0]  zeros3;
   logic [31:0] norm3;
   ftpu_normalize u_normalize (
-    .d_i     ({sum3, 4'd0}),
+    .d_i     ({sum3[27:2], 6'd0}),
     .zeros_o (zeros3),
     .d_o     (norm3)
   );
+  logic unused_norm;
+  assign unused_norm = ^{norm3[31], norm3[7:0]};
+
+  // Round to nearest, ties to even, decided from the sum itself: the round
+  // bit, sticky and last bit sit at fixed places for zeros 0, 1, 2, and are
+  // all 0 beyond.
+  logic rnd, stk, lsb, round_up3;
+  assign rnd = sum3[27] ? sum3[3] : sum3[26] ? sum3[2] : sum3[1];
+  assign stk = sum3[27] ? (sum3[2:0] != 3'd0) : sum3[26] ? (sum3[1:0] != 2'd0) : sum3[0];
+  assign lsb = sum3[27] ? sum3[4] : sum3[26] ? sum3[3] : sum3[2];
+  assign round_up3 = rnd && (stk || lsb);
 
   logic [1:0]  special4;
-  logic        special_sign4, big_sign4, sum_zero4;
+  logic        special_sign4, big_sign4, sum_zero4, round_up4;
   logic [7:0]  big_exp4;
   logic [4:0]  zeros4;
-  logic [31:0] norm4;
+  logic [22:0] frac4;
   if (Cuts[2]) begin : g_cut3
     always_ff @(posedge clk_i) begin
       special4      <= special3;
       special_sign4 <= special_sign3;
       big_sign4     <= big_sign3;
       big_exp4      <= big_exp3;
-      sum_zero4     <= (sum3 == 28'd0);
+      sum_zero4     <= (sum3[27:2] == 26'd0);
+      round_up4     <= round_up3;
       zeros4        <= zeros3;
-      norm4         <= norm3;
+      frac4         <= norm3[30:8];
     end
   end else begin : g_pass3
     assign special4      = special3;
     assign special_sign4 = special_sign3;
     assign big_sign4     = big_sign3;
     assign big_exp4      = big_exp3;
-    assign sum_zero4     = (sum3 == 28'd0);
+    assign sum_zero4     = (sum3[27:2] == 26'd0);
+    assign round_up4     = round_up3;
     assign zeros4        = zeros3;
-    assign norm4         = norm3;
+    assign frac4         = norm3[30:8];
   end
 
   // ---- 4: round and pack -----------------------------------------------------
-  // Round to nearest, ties to even, on the 24 bits below the leading one.
-  logic        round_up;
-  logic [24:0] rounded;
-  assign round_up = norm4[7] && ((norm4[6:0] != 7'd0) || norm4[8]);
-  assign rounded  = {1'b0, norm4[31:8]} + {24'd0, round_up};
-  // rounded[23] is the hidden bit; after a carry (rounded[24]) the fraction
-  // bits are all zero, so rounded[22:0] is the fraction either way.
-  logic unused_hidden;
-  assign unused_hidden = rounded[23];
-
-  // Biased exponent, signed and wide: eb + 1 - zeros, +1 if rounding carried.
+  // Biased exponent before rounding, signed and wide: eb + 1 - zeros.
   logic signed [9:0] exp_out;
-  assign exp_out = $signed({2'b00, big_exp4}) + 10'sd1 - $signed({5'd0, zeros4})
-                 + $signed({9'd0, rounded[24]});
+  assign exp_out = $signed({2'b00, big_exp4}) + 10'sd1 - $signed({5'd0, zeros4});
+  // Rounding adds to exponent and fraction as one word: a carry out of the
+  // fraction (all ones) bumps the exponent, and reaching 255 leaves the
+  // fraction 0, which is Inf. Sums below the smallest normal are exact
+  // (round_up is 0), so the flush test needs no rounding.
+  logic [30:0] rounded;
+  assign rounded = {exp_out[7:0], frac4} + {30'd0, round_up4};
 
   always_comb begin
     if (special4 == SpNan)
@@ -195,6 +222,6 @@ module ftpu_fp32_add #(
     else if (exp_out >= 10'sd255)
       s_o = {big_sign4, 8'hFF, 23'd0};
     else
-      s_o = {big_sign4, exp_out[7:0], rounded[22:0]};
+      s_o = {big_sign4, rounded};
   end
 endmodule
