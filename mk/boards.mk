@@ -129,6 +129,15 @@ bitstreams:
 	@rc=0; for b in $(PNR_BOARDS); do $(MAKE) --no-print-directory bitstream BOARD=$$b || rc=1; done; \
 	 $(MAKE) --no-print-directory boards-pnr-table; exit $$rc
 
+# make test builds one whole bitstream with its timing report: the quickest
+# real board configuration, the ULX3S 25F's 2x2 device (docs/boards.md has
+# its time). It fails when nextpnr misses the board's clock.
+TEST_BITSTREAM := ulx3s_25f
+test-bitstream: $(call board_bitfile,$(TEST_BITSTREAM))
+	@echo "bitstream: $< ($$(grep -E 'Max frequency for clock' \
+		$(BOARD_DIR)/$(TEST_BITSTREAM)/pnr.log | tail -1 | sed 's/^Info: *//'))"
+test: test-bitstream
+
 ifneq ($($(BOARD)_NEXTPNR),)
 bitstream: $(call board_bitfile,$(BOARD))
 	@echo "bitstream: $< ($$(cat $(BOARD_DIR)/$(BOARD)/pnr.seconds) s of place and route)"
@@ -144,4 +153,4 @@ bitstream flash:
 endif
 
 .PRECIOUS: $(BOARD_DIR)/%/estimate.stat.json $(BOARD_DIR)/%/ftpu.json $(BOARD_DIR)/%/ftpu.pnr
-.PHONY: boards bitstream bitstreams boards-pnr-table flash
+.PHONY: boards bitstream bitstreams boards-pnr-table flash test-bitstream
