@@ -123,4 +123,29 @@ static inline void test_reset_then_gemm(void **state)
 	cmocka_unit_test(test_info), cmocka_unit_test(test_gemm_equals_ref),   \
 		cmocka_unit_test(test_reset_then_gemm)
 
+/* A board with the control core (the ULX3S's sizes): it answers through
+ * the pins, FW_INFO from the boot ROM's firmware, its self-test run on the
+ * core and passed (a board without the core answers FTPU_ERR_UNSUPPORTED
+ * here). */
+static inline void test_firmware_answers(void **state)
+{
+	(void)state;
+	ftpu_device *dev = tc_open(board_uri);
+	struct ftpu_fw_info fw;
+	bool passed = false;
+	uint32_t ran = 0, failed = ~0u;
+
+	assert_int_equal(ftpu_fw_info(dev, &fw), FTPU_OK);
+	assert_int_equal(fw.running, 0);
+	assert_int_equal(fw.fw_faults, 0);
+	assert_true(fw.version != 0);
+	assert_int_equal(ftpu_fw_selftest(dev, &passed, &ran, &failed), FTPU_OK);
+	assert_true(passed);
+	assert_true(ran != 0);
+	assert_int_equal(failed, 0);
+	assert_int_equal(ftpu_close(dev), FTPU_OK);
+}
+
+#define BOARD_FIRMWARE_CASES cmocka_unit_test(test_firmware_answers)
+
 #endif

@@ -11,12 +11,17 @@
 # A board's boards/<board>/board.mk sets <board>_TOP, _SRCS (its own RTL),
 # _FAMILY (ice40, ecp5, gowin, xc7), _PARAMS (the device's parameters, passed to
 # the top), _PART (text), and _CAP: the part's LUT FF DSP BRAM counts in
-# the units docs/synth.md's columns use.
+# the units docs/synth.md's columns use. A folder may define more boards
+# than its own name (the ULX3S's sizes): those set _DIR (their folder), and
+# _DESIGN when they are another board's design on another part (its
+# netlist and estimate are reused).
 
 # The boards' definitions are read by mk/models/boards.mk (the simulated
 # board models need them first).
 BOARD ?= icebreaker
 BOARD_DIR := $(BUILD)/boards
+board_dir = $(or $($(1)_DIR),boards/$(1))
+board_design = $(or $($(1)_DESIGN),$(1))
 
 # The device's RTL under every board top: core, link with its PHYs, the
 # control core (the boards pass ControlCore 0 for now: docs/firmware.md).
@@ -39,7 +44,7 @@ xc7_SYNTH_LIBS := +/xilinx/cells_xtra.v
 board_env = SYNTH_SRCS="$(BOARD_RTL) $($(1)_SRCS)" SYNTH_INC=rtl/include SYNTH_TOP=$($(1)_TOP) \
 	SYNTH_PARAMS="$($(1)_PARAMS)" SYNTH_LIBS="$($($(1)_FAMILY)_SYNTH_LIBS)" \
 	SYNTH_VFLAGS="-DFTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))"
-$(BOARD_DIR)/%/estimate.stat.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk \
+$(BOARD_DIR)/%/estimate.stat.json: $$(BOARD_RTL) $$($$*_SRCS) $$(call board_dir,$$*)/board.mk \
 		scripts/synth/synth.sh $(FW_ROM_SVH)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* ($($*_TOP) on $($*_PART): $($*_PARAMS))"
@@ -48,10 +53,11 @@ $(BOARD_DIR)/%/estimate.stat.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk 
 		|| { echo "boards: Yosys failed, see $(BOARD_DIR)/$*/estimate.log" >&2; exit 1; }
 
 # The table; fails when a board marked to fit (<board>_FIT = yes) does not.
-board_args = $(foreach b,$(1),"$(b)|$($(b)_FAMILY)|$($(b)_PART)|$($(b)_CAP)|$($(b)_FIT)|$($(b)_PARAMS)")
+board_args = $(foreach b,$(1),"$(b)|$($(b)_FAMILY)|$($(b)_PART)|$($(b)_CAP)|$($(b)_FIT)|$($(b)_PARAMS)|$(call board_design,$(b))")
 # The table also goes into docs/boards.md (between its "boards-estimate"
 # markers), with the Yosys that made it.
-boards: $(foreach b,$(BOARDS),$(BOARD_DIR)/$(b)/estimate.stat.json) scripts/boards/check.sh
+boards: $(sort $(foreach b,$(BOARDS),$(BOARD_DIR)/$(call board_design,$(b))/estimate.stat.json)) \
+		scripts/boards/check.sh
 	@{ echo "From \`make boards\` ($$($(YOSYS) -V | cut -d' ' -f1-2)):"; echo; \
 	  BOARD_DIR=$(BOARD_DIR) bash scripts/boards/check.sh $(call board_args,$(BOARDS)); } \
 		> $(BOARD_DIR)/estimate.md; rc=$$?; cat $(BOARD_DIR)/estimate.md; \
@@ -68,8 +74,8 @@ board_synth_cmd = $(or $($(1)_SYNTH),$($($(1)_FAMILY)_SYNTH_CMD))
 # Per family: how nextpnr takes the pins and writes its result, how that is
 # packed ($(1) board, $(2) nextpnr's output, $(3) the bitstream), and the
 # bitstream's file name. Gowin's pins come in through _NEXTPNR (--vopt cst).
-ice40_PNR_IO = --pcf boards/$(1)/$($(1)_CONSTRAINTS) --asc $(2)
-ecp5_PNR_IO = --lpf boards/$(1)/$($(1)_CONSTRAINTS) --textcfg $(2)
+ice40_PNR_IO = --pcf $(call board_dir,$(1))/$($(1)_CONSTRAINTS) --asc $(2)
+ecp5_PNR_IO = --lpf $(call board_dir,$(1))/$($(1)_CONSTRAINTS) --textcfg $(2)
 gowin_PNR_IO = --write $(2)
 ice40_PACK_CMD = $(ICEPACK) $(2) $(3)
 ecp5_PACK_CMD = $(ECPPACK) --compress $(2) $(3)
@@ -79,7 +85,7 @@ ecp5_BITFILE := ftpu.bit
 gowin_BITFILE := ftpu.fs
 board_bitfile = $(BOARD_DIR)/$(1)/$($($(1)_FAMILY)_BITFILE)
 
-$(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk scripts/synth/synth.sh \
+$(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) $$(call board_dir,$$*)/board.mk scripts/synth/synth.sh \
 		$(FW_ROM_SVH)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* bitstream netlist ($(call board_synth_cmd,$*): $($*_PARAMS))"
@@ -91,8 +97,10 @@ $(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) boards/%/board.mk scripts/s
 # No --timing-allow-fail: missing the board's clock fails the build (the
 # log's last lines say by how much). The report (--report) is JSON:
 # utilisation per cell type and Fmax per clock.
-$(BOARD_DIR)/%/ftpu.pnr: $(BOARD_DIR)/%/ftpu.json boards/%/$$($$*_CONSTRAINTS)
+$(BOARD_DIR)/%/ftpu.pnr: $(BOARD_DIR)/$$(call board_design,$$*)/ftpu.json \
+		$$(call board_dir,$$*)/$$($$*_CONSTRAINTS)
 	@echo "PNR    $* ($(notdir $(firstword $($*_NEXTPNR))) --freq $($*_FREQ))"
+	@mkdir -p $(@D)
 	@start=$$(date +%s); \
 	 $($*_NEXTPNR) --freq $($*_FREQ) --seed 1 --json $< $(call $($*_FAMILY)_PNR_IO,$*,$@.tmp) \
 		--report $(@D)/pnr.report.json > $(@D)/pnr.log 2>&1 \
@@ -106,18 +114,29 @@ $(BOARD_DIR)/%/ftpu.bin $(BOARD_DIR)/%/ftpu.bit $(BOARD_DIR)/%/ftpu.fs: $(BOARD_
 	@mv $@.tmp $@
 
 # The boards with an open flow, and the table of their nextpnr reports in
-# docs/boards.md (between its "boards-pnr" markers), with the tools' versions.
+# docs/boards.md (between its "boards-pnr" markers), with the tools' versions;
+# a board not built in this build/ keeps the row an earlier run made.
 PNR_BOARDS := $(foreach b,$(BOARDS),$(if $($(b)_NEXTPNR),$(b)))
 pnr_args = $(foreach b,$(PNR_BOARDS),"$(b)|$($(b)_FAMILY)|$($(b)_PART)|$($(b)_PARAMS)|$($(b)_FREQ)")
 boards-pnr-table: scripts/boards/pnr_table.py
 	@{ echo "From \`make bitstream\` ($$($(YOSYS) -V | cut -d' ' -f1-2), nextpnr" \
 		"$$($(NEXTPNR_ICE40) --version 2>&1 | grep -o '[0-9]*\.[0-9.]*' | head -1)):"; echo; \
-	  python3 scripts/boards/pnr_table.py $(BOARD_DIR) $(call pnr_args); } > $(BOARD_DIR)/pnr.md
+	  python3 scripts/boards/pnr_table.py --keep docs/boards.md $(BOARD_DIR) $(call pnr_args); } \
+		> $(BOARD_DIR)/pnr.md
 	@bash scripts/docs/splice.sh docs/boards.md boards-pnr $(BOARD_DIR)/pnr.md
 # Every board's bitstream (long: minutes to an hour each on 2 cores).
 bitstreams:
 	@rc=0; for b in $(PNR_BOARDS); do $(MAKE) --no-print-directory bitstream BOARD=$$b || rc=1; done; \
 	 $(MAKE) --no-print-directory boards-pnr-table; exit $$rc
+
+# make test builds one whole bitstream with its timing report: the quickest
+# real board configuration, the ULX3S 25F's 2x2 device (docs/boards.md has
+# its time). It fails when nextpnr misses the board's clock.
+TEST_BITSTREAM := ulx3s_25f
+test-bitstream: $(call board_bitfile,$(TEST_BITSTREAM))
+	@echo "bitstream: $< ($$(grep -E 'Max frequency for clock' \
+		$(BOARD_DIR)/$(TEST_BITSTREAM)/pnr.log | tail -1 | sed 's/^Info: *//'))"
+test: test-bitstream
 
 ifneq ($($(BOARD)_NEXTPNR),)
 bitstream: $(call board_bitfile,$(BOARD))
@@ -134,4 +153,4 @@ bitstream flash:
 endif
 
 .PRECIOUS: $(BOARD_DIR)/%/estimate.stat.json $(BOARD_DIR)/%/ftpu.json $(BOARD_DIR)/%/ftpu.pnr
-.PHONY: boards bitstream bitstreams boards-pnr-table flash
+.PHONY: boards bitstream bitstreams boards-pnr-table flash test-bitstream

@@ -15,7 +15,7 @@ LINT_STAMP := $(BUILD)/lint/ok
 # Xilinx primitives and the XDMA IP: Yosys reads it in make boards).
 LINT_BOARDS := $(sort $(BOARD_COMMON) $(icebreaker_SRCS) $(ulx3s_SRCS) $(arty_SRCS) \
 	$(tangnano20k_SRCS)) \
-	$(SIM_BOARDS:%=sim/tops/ftpu_%_tb.sv)
+	$(sort $(foreach b,$(SIM_BOARDS),sim/tops/$($(b)_TOP)_tb.sv))
 lint_srcs = $(if $(filter core,$(1)),$(RTL_CORE),$(if $(filter link,$(1)),$(RTL_PKG) $(RTL_LINK),\
 	$(if $(filter cpu,$(1)),$(RTL_CPU),$(if $(filter cputb,$(1)),$(RTL_CPU) sim/tops/ftpu_cpu_tb.sv,\
 	$(if $(filter boards,$(1)),$(RTL_ALL) $(LINT_BOARDS),$(RTL_ALL))))))

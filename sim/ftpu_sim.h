@@ -278,6 +278,10 @@ struct ftpu_sim *ftpu_sim_open_board_tangnano20k(const char *trace_path);
 /* The ULX3S's top (boards/ulx3s/): 3 Mbaud at the device's 33.3 MHz, a 4x4
  * array, the control core and its firmware answering CONTROL. */
 struct ftpu_sim *ftpu_sim_open_board_ulx3s(const char *trace_path);
+/* The same top at the 45F's parameters (4x4, half the weight memory) and
+ * at the 25F's (2x2, the iCEBreaker's memories; the 12F's design too). */
+struct ftpu_sim *ftpu_sim_open_board_ulx3s_45f(const char *trace_path);
+struct ftpu_sim *ftpu_sim_open_board_ulx3s_25f(const char *trace_path);
 
 /* A device model's parameters (mk/models.mk), as INFO reports them and the
  * build-only ones. The model comes out of its opener reset (4 cycles);

@@ -16,7 +16,8 @@
  * boards' pipeline on a 4x4 array), trace=FILE.fst (a TRACE=1 build),
  * board=NAME (a board's top behind its pins: the UART PHY at the board's
  * baud rate and array; sim/board_shim.cpp, docs/boards.md): icebreaker,
- * tangnano20k, ulx3s.
+ * tangnano20k, ulx3s, ulx3s_45f, ulx3s_25f (the ULX3S's sizes; the 12F
+ * is the 25F's design).
  */
 #include <errno.h>
 #include <limits.h>
@@ -36,6 +37,8 @@
 #pragma weak ftpu_sim_open_board_icebreaker
 #pragma weak ftpu_sim_open_board_tangnano20k
 #pragma weak ftpu_sim_open_board_ulx3s
+#pragma weak ftpu_sim_open_board_ulx3s_45f
+#pragma weak ftpu_sim_open_board_ulx3s_25f
 #pragma weak ftpu_sim_close
 #pragma weak ftpu_sim_device_push
 #pragma weak ftpu_sim_device_pull
@@ -60,6 +63,8 @@ static sim_opener board_opener(int board)
 		ftpu_sim_open_board_icebreaker,
 		ftpu_sim_open_board_tangnano20k,
 		ftpu_sim_open_board_ulx3s,
+		ftpu_sim_open_board_ulx3s_45f,
+		ftpu_sim_open_board_ulx3s_25f,
 	};
 	return board >= 0 && (size_t)board < sizeof(openers) / sizeof(openers[0]) ?
 		       openers[board] : NULL;

@@ -10,11 +10,11 @@ include $(wildcard boards/*/board.mk)
 # pins), at the board's parameters: model board_<board>, opened as
 # sim:board=<board>. Its test (tests/rtl/test_board_<board>.c) gets the
 # same configuration as FTPU_DEV_* defines (mk/spec.mk).
-board_defines = $(SPEC_$(1)_DEFINES)
+board_defines = $(SPEC_$(or $($(1)_SPEC),$(1))_DEFINES)
 define board_model
-board_$(1)_TOP := ftpu_$(1)_tb
+board_$(1)_TOP := $($(1)_TOP)_tb
 board_$(1)_SRCS := $(RTL_CORE) $(wildcard rtl/link/*.sv) $(RTL_CPU) rtl/ftpu_top.sv \
-	$($(1)_SRCS) sim/tops/ftpu_$(1)_tb.sv
+	$($(1)_SRCS) sim/tops/$($(1)_TOP)_tb.sv
 # The firmware ROM image is read by the tops that run the control core.
 board_$(1)_VFLAGS := $(foreach p,$($(1)_PARAMS),-G$(p)) \
 	+define+FTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))
@@ -24,6 +24,6 @@ MODELS += board_$(1)
 test_board_$(1)_MODELS := device_16 device_4p board_$(1)
 $(BUILD)/tests/rtl/test_board_$(1).o: CFLAGS += $(call board_defines,$(1)) -DFTPU_BOARD_NAME='"$(1)"'
 endef
-SIM_BOARDS := icebreaker tangnano20k ulx3s
+SIM_BOARDS := icebreaker tangnano20k ulx3s ulx3s_45f ulx3s_25f
 $(foreach b,$(SIM_BOARDS),$(eval $(call board_model,$(b))))
 $(foreach b,$(SIM_BOARDS),$(SIM_DIR)/board_$(b)/Vboard_$(b)__ALL.a): $(FW_ROM_SVH)

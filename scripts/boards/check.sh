@@ -2,9 +2,10 @@
 # The boards table (docs/boards.md): each board's Yosys estimate against its
 # part, and a verdict. Fails when a board that must fit does not.
 #
-#   check.sh "board|family|part|LUT FF DSP BRAM|fit|params" ...
+#   check.sh "board|family|part|LUT FF DSP BRAM|fit|params|design" ...
 #
-# Environment: BOARD_DIR (build/boards), holding <board>/estimate.stat.json.
+# Environment: BOARD_DIR (build/boards), holding <design>/estimate.stat.json
+# (design: the board whose netlist this board uses, itself unless shared).
 # Units per family: iCE40 SB_LUT4 (one per logic cell), SB_DFF*, SB_MAC16,
 # SB_RAM40_4K; ECP5 LUT4, TRELLIS_FF, MULT18X18D, DP16KD; Gowin LUT1..4 and
 # ALU (an ALU takes a LUT's place in the slice), DFF*, MULT*, the 18-kbit
@@ -50,8 +51,8 @@ fail=0
 echo "| board | part | array | LUT | FF | DSP | BRAM | verdict |"
 echo "|---|---|---|--:|--:|--:|--:|---|"
 for arg in "$@"; do
-	IFS='|' read -r board fam part cap fit params <<< "$arg"
-	file=$BOARD_DIR/$board/estimate.stat.json
+	IFS='|' read -r board fam part cap fit params design <<< "$arg"
+	file=$BOARD_DIR/${design:-$board}/estimate.stat.json
 	if ! used=$(totals "$file" "$fam"); then
 		echo "boards: no statistics in $file" >&2
 		exit 1

@@ -3,9 +3,11 @@
 per board that has a nextpnr report (build/boards/<board>/pnr.report.json),
 read from that report, never typed.
 
-    pnr_table.py BOARD_DIR "board|family|part|params|freq" ... > table.md
+    pnr_table.py [--keep DOC] BOARD_DIR "board|family|part|params|freq" ... > table.md
 
-A board without a report yet is listed as not built.
+A board without a report in BOARD_DIR keeps its row from DOC's table (made
+from its report by an earlier run, so that one board's bitstream does not
+erase the others' rows) or, without one, is listed as not built.
 """
 import json
 import os
@@ -30,8 +32,26 @@ def cell(used, avail):
     return f"{used} / {avail} ({100 * used / avail:.0f}%)" if avail else "-"
 
 
+def old_rows(doc):
+    """{board: row} of the table in DOC between its boards-pnr markers."""
+    rows, inside = {}, False
+    with open(doc, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("<!-- begin boards-pnr:"):
+                inside = True
+            elif line.startswith("<!-- end boards-pnr"):
+                inside = False
+            elif inside and line.startswith("| ") and not line.startswith("| board |"):
+                rows[line.split("|")[1].strip()] = line.rstrip("\n")
+    return rows
+
+
 def main():
-    board_dir, boards = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    keep = {}
+    if args[:1] == ["--keep"]:
+        keep, args = old_rows(args[1]), args[2:]
+    board_dir, boards = args[0], args[1:]
     print("| board | part | array | logic | FF | multipliers | block RAM "
           "| Fmax (target) | P&R time |")
     print("|---|---|---|--:|--:|--:|--:|---|--:|")
@@ -39,6 +59,10 @@ def main():
         board, family, part, params, freq = arg.split("|")
         n = dict(p.split("=") for p in params.split()).get("N", "?")
         report = os.path.join(board_dir, board, "pnr.report.json")
+        if not os.path.exists(report) and board in keep and \
+                not os.path.exists(os.path.join(board_dir, board, "pnr.log")):
+            print(keep[board])
+            continue
         if not os.path.exists(report):
             failed = os.path.exists(os.path.join(board_dir, board, "pnr.log"))
             what = "place and route failed (its pnr.log says why)" if failed else \

@@ -148,7 +148,8 @@ static void test_builtin_devices(void **state)
 	assert_non_null(strstr(ftpu_last_error(NULL),
 			       "without the simulated board \"icebreaker\" (linked: none)"));
 	assert_int_equal(ftpu_open("sim:board=nosuch", &dev), FTPU_ERR_UNSUPPORTED);
-	assert_non_null(strstr(ftpu_last_error(NULL), "(known: icebreaker, tangnano20k, ulx3s)"));
+	assert_non_null(strstr(ftpu_last_error(NULL),
+			       "(known: icebreaker, tangnano20k, ulx3s, ulx3s_45f, ulx3s_25f)"));
 }
 
 /*

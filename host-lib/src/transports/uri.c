@@ -233,7 +233,8 @@ int ftpu__uri_parse_xdma(const char *opts, char *base, size_t base_len, char *er
 
 /* The simulated boards (mk/models/boards.mk SIM_BOARDS); sim_transport.c
  * has their openers in the same order. */
-const char *const ftpu__sim_boards[] = { "icebreaker", "tangnano20k", "ulx3s", NULL };
+const char *const ftpu__sim_boards[] = { "icebreaker", "tangnano20k", "ulx3s", "ulx3s_45f",
+					   "ulx3s_25f", NULL };
 
 
 /* A user's text in a message: at most 64 bytes, the rest elided, so the
