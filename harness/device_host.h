@@ -231,6 +231,7 @@ static inline void dh_config_from_sim(const struct ftpu_sim_device_config *s,
 		.bias_vectors = s->bias_vectors,
 		.rx_words = s->iq_words,
 		.clock_hz = s->clock_hz,
+		.vector_unit = s->vector_unit != 0,
 	};
 }
 

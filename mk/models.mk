@@ -238,6 +238,7 @@ test_activate_MODELS := act_lanes
 test_f32_to_bf16_MODELS := cvt_lanes
 test_control_MODELS := control
 test_device_MODELS := device_16 device_4p
+test_vector_MODELS := device_16 device_4p
 bench_device_MODELS := device_16 device_4p
 test_runtime_MODELS := device_16 device_4p
 hello_gemm_MODELS := device_16 device_4p

@@ -619,6 +619,7 @@ void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg)
 		.bias_vectors = FTPU_DEV_DEFAULT_BIAS_VECTORS,
 		.rx_words = FTPU_DEV_DEFAULT_IQ_WORDS,
 		.clock_hz = FTPU_DEV_DEFAULT_CLOCK_HZ,
+		.vector_unit = FTPU_DEV_DEFAULT_VECTOR_UNIT,
 	};
 }
 

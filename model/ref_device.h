@@ -29,7 +29,7 @@ struct ftpu_ref_device_config {
 				  * a PROGRAM frame of len L takes L + 2 */
 	uint32_t clock_hz;       /* reported by INFO */
 	bool vector_unit;        /* executes the vector instructions (docs/vector.md);
-				  * off by default, as the RTL has none yet */
+				  * else they are OPCODE faults (spec VectorUnit) */
 };
 
 struct ftpu_ref_device;

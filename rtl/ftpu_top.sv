@@ -44,6 +44,7 @@ module ftpu_top #(
   parameter int          IqWords     = ftpu_pkg::DEFAULT_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::DEFAULT_ClockHz,
   parameter int          InFlight    = ftpu_pkg::DEFAULT_InFlight,
+  parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,  // docs/vector.md
   parameter int unsigned ControlCore = 1,
   parameter              RomInit     = "",    // the firmware ROM image (ControlCore)
   parameter int          RomWords    = 2048,  // 8 KiB boot ROM
@@ -126,7 +127,7 @@ module ftpu_top #(
   ftpu_core #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .InFlight(InFlight),
-    .MaxPayload(MaxPayload)
+    .VectorUnit(VectorUnit), .MaxPayload(MaxPayload)
   ) u_core (
     .clk_i,
     .rst_ni,

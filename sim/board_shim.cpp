@@ -142,6 +142,7 @@ struct Board : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 		c->iq_words = FTPU_DEV_IQ_WORDS;
 		c->clock_hz = FTPU_DEV_CLOCK_HZ;
 		c->in_flight = FTPU_DEV_IN_FLIGHT;
+		c->vector_unit = FTPU_DEV_VECTOR_UNIT;
 	}
 
 	// The line's pace is the baud rate; nothing to set.

@@ -105,6 +105,7 @@ struct Device : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 		c->bias_vectors = FTPU_DEV_BIAS_VECTORS;
 		c->iq_words = FTPU_DEV_IQ_WORDS;
 		c->clock_hz = FTPU_DEV_CLOCK_HZ;
+		c->vector_unit = FTPU_DEV_VECTOR_UNIT;
 		c->in_flight = FTPU_DEV_IN_FLIGHT;
 	}
 

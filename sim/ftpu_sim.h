@@ -295,6 +295,7 @@ struct ftpu_sim_device_config {
 	unsigned iq_words;  /* receive buffer words: the credit when empty */
 	unsigned clock_hz;
 	unsigned in_flight; /* MATMULs with results pending */
+	unsigned vector_unit; /* 1: the vector instructions run (docs/vector.md) */
 };
 
 /* Fills *cfg; false if sim is not a device model. */

@@ -23,7 +23,7 @@ DEVICE_PARAMS = [
     ("N", "N"), ("AddCuts", "ADD_CUTS"), ("InFlight", "IN_FLIGHT"),
     ("UbVectors", "UB_VECTORS"), ("WmRows", "WM_ROWS"),
     ("AccVectors", "ACC_VECTORS"), ("BiasVectors", "BIAS_VECTORS"),
-    ("IqWords", "IQ_WORDS"), ("ClockHz", "CLOCK_HZ"),
+    ("IqWords", "IQ_WORDS"), ("ClockHz", "CLOCK_HZ"), ("VectorUnit", "VECTOR_UNIT"),
 ]
 OPTIONAL_PARAMS = [("Baud", "BAUD")]
 
@@ -326,10 +326,11 @@ def doc_tables(spec):
     devs = devices(spec)
     t["docs/boards.md", "configurations"] = md_table(
         ["configuration", "N", "AddCuts (ROW_DELAY)", "UB vectors", "WM rows (tiles)", "ACC vectors",
-         "BIAS vectors", "IQ words", "clock", "what it is"],
+         "BIAS vectors", "IQ words", "clock", "vector unit", "what it is"],
         [(n, d["N"], f"{d['AddCuts']} ({d['RowDelay']})", d["UbVectors"],
           f"{d['WmRows']} ({d['WeightTiles']})", d["AccVectors"], d["BiasVectors"], d["IqWords"],
-          f"{d['ClockHz'] / 1e6:g} MHz", d["doc"]) for n, d in devs.items()])
+          f"{d['ClockHz'] / 1e6:g} MHz", "yes" if d["VectorUnit"] else "no", d["doc"])
+         for n, d in devs.items()])
     return t
 
 

@@ -13,6 +13,7 @@ module ftpu_board_uart #(
   parameter int          BiasVectors = 16,
   parameter int          IqWords     = 1024,
   parameter int unsigned ClockHz     = 24000000,
+  parameter int unsigned VectorUnit  = 0,
   parameter int unsigned Baud        = 3000000,
   // ftpu_top ControlCore: 1, the RV32I core's firmware answers CONTROL
   // frames, its ROM compiled into the design (ftpu_cpu_mem "embedded");
@@ -59,7 +60,7 @@ module ftpu_board_uart #(
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .InFlight(InFlight), .ControlCore(ControlCore), .RomInit(RomInit)
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InFlight(InFlight), .ControlCore(ControlCore), .RomInit(RomInit)
   ) u_device (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

@@ -18,7 +18,8 @@ module ftpu_litefury #(
   parameter int          AccVectors  = ftpu_pkg::LITEFURY_AccVectors,
   parameter int          BiasVectors = ftpu_pkg::LITEFURY_BiasVectors,
   parameter int          IqWords     = ftpu_pkg::LITEFURY_IqWords,
-  parameter int unsigned ClockHz     = ftpu_pkg::LITEFURY_ClockHz
+  parameter int unsigned ClockHz     = ftpu_pkg::LITEFURY_ClockHz,
+  parameter int unsigned VectorUnit  = ftpu_pkg::LITEFURY_VectorUnit
 ) (
   input  logic       pcie_refclk_p,
   input  logic       pcie_refclk_n,
@@ -106,7 +107,7 @@ module ftpu_litefury #(
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .InFlight(InFlight),
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InFlight(InFlight),
     .ControlCore(1), .RomInit("embedded")  // the firmware, in the design
   ) u_device (
     .clk_i       (aclk),

@@ -10,7 +10,8 @@
 //   ftpu_core_events    EVENT SYNC / FAULT frames, the one output stream
 //   the units           ftpu_matrix_unit (LOAD_WEIGHTS, MATMUL),
 //                       ftpu_activate_unit (ACTIVATE), ftpu_output_unit
-//                       (HOST_WRITE)
+//                       (HOST_WRITE), ftpu_vector_unit (VADD..VSEED,
+//                       CONVERT, COPY; built when VectorUnit is 1)
 //
 // A complete instruction is checked and then dispatched in order to its
 // unit (HOST_READ to the decoder's own data path, SYNC to the event builder
@@ -29,6 +30,7 @@ module ftpu_core #(
   parameter int          AccVectors  = ftpu_pkg::DEFAULT_AccVectors,
   parameter int          BiasVectors = ftpu_pkg::DEFAULT_BiasVectors,
   parameter int          InFlight    = ftpu_pkg::DEFAULT_InFlight,
+  parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,
   parameter int          MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
   localparam int UbAw   = $clog2(UbVectors),
   localparam int WmAw   = $clog2(WmRows),
@@ -67,6 +69,8 @@ module ftpu_core #(
   localparam logic [7:0] OpActivate  = ftpu_pkg::OP_ACTIVATE;
   localparam logic [7:0] OpHostWrite = ftpu_pkg::OP_HOST_WRITE;
   localparam logic [7:0] OpSync      = ftpu_pkg::OP_SYNC;
+  localparam logic [7:0] OpVadd      = ftpu_pkg::OP_VADD;
+  localparam logic [7:0] OpCopy      = ftpu_pkg::OP_COPY;
   localparam logic [1:0] MemAcc = ftpu_pkg::MEM_ACC;
   localparam logic [1:0] StateIdle = ftpu_pkg::STATE_IDLE, StateRunning = ftpu_pkg::STATE_RUNNING;
   localparam logic [1:0] StateFaulted = ftpu_pkg::STATE_FAULTED;
@@ -209,6 +213,55 @@ module ftpu_core #(
     .out_data_o (ou_data)
   );
 
+  // vector unit: its ports, all idle without one
+  logic              vu_busy;
+  logic              vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr;
+  logic [AccAw-1:0]  vu_acc_rd_addr, vu_acc_wr_addr;
+  logic [UbAw-1:0]   vu_ub_rd_addr, vu_ub_wr_addr;
+  logic [WmAw-1:0]   vu_wm_rd_addr, vu_wm_wr_addr;
+  logic [N*32-1:0]   vu_acc_wr_data;
+  logic [N*16-1:0]   vu_ub_wr_data, vu_wm_wr_data;
+
+  if (VectorUnit != 0) begin : g_vector_unit
+    ftpu_vector_unit #(
+      .N(N), .AddCuts(AddCuts), .UbAddrW(UbAw), .WmAddrW(WmAw), .AccAddrW(AccAw)
+    ) u_vector (
+      .clk_i,
+      .rst_ni,
+      .start_i      (dispatch && op >= OpVadd && op <= OpCopy),
+      .op_i         (op),
+      .flags_i      (fl),
+      .n_i          (n),
+      .w1_i         (a),
+      .w2_i         (b),
+      .busy_o       (vu_busy),
+      .acc_rd_o     (vu_acc_rd),
+      .acc_rd_addr_o(vu_acc_rd_addr),
+      .acc_data_i   (acc_q),
+      .acc_wr_o     (vu_acc_wr),
+      .acc_wr_addr_o(vu_acc_wr_addr),
+      .acc_wr_data_o(vu_acc_wr_data),
+      .ub_rd_o      (vu_ub_rd),
+      .ub_rd_addr_o (vu_ub_rd_addr),
+      .ub_data_i    (ub_q),
+      .ub_wr_o      (vu_ub_wr),
+      .ub_wr_addr_o (vu_ub_wr_addr),
+      .ub_wr_data_o (vu_ub_wr_data),
+      .wm_rd_o      (vu_wm_rd),
+      .wm_rd_addr_o (vu_wm_rd_addr),
+      .wm_data_i    (wm_q),
+      .wm_wr_o      (vu_wm_wr),
+      .wm_wr_addr_o (vu_wm_wr_addr),
+      .wm_wr_data_o (vu_wm_wr_data)
+    );
+  end else begin : g_no_vector_unit
+    // Its opcodes are OPCODE faults (ftpu_core_check): never dispatched.
+    assign vu_busy = 1'b0;
+    assign {vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr} = '0;
+    assign {vu_acc_rd_addr, vu_acc_wr_addr, vu_ub_rd_addr, vu_ub_wr_addr} = '0;
+    assign {vu_wm_rd_addr, vu_wm_wr_addr, vu_acc_wr_data, vu_ub_wr_data, vu_wm_wr_data} = '0;
+  end
+
   // ---- decoder, check, hazards --------------------------------------------
   ftpu_core_decoder #(.N(N)) u_decoder (
     .clk_i, .rst_ni, .soft_reset_i, .in_valid_i, .in_ready_o, .in_data_i,
@@ -226,7 +279,7 @@ module ftpu_core #(
 
   ftpu_core_check #(
     .N(N), .UbVectors(UbVectors), .WmRows(WmRows), .AccVectors(AccVectors),
-    .BiasVectors(BiasVectors)
+    .BiasVectors(BiasVectors), .VectorUnit(VectorUnit)
   ) u_check (
     .op_i       (op),
     .flags_i    (fl),
@@ -261,6 +314,7 @@ module ftpu_core #(
     .ou_lo_i     (ou_lo),
     .ou_hi_i     (ou_hi),
     .ev_busy_i   (ev_busy),
+    .vu_busy_i   (vu_busy),
     .units_idle_o(units_idle)
   );
 
@@ -278,6 +332,12 @@ module ftpu_core #(
     .act_acc_gnt_o(act_acc_gnt), .act_acc_addr_i(act_acc_addr), .act_ub_wr_i(act_ub_wr),
     .act_ub_addr_i(act_ub_addr), .act_ub_data_i(act_ub_data),
     .ou_req_i(ou_req), .ou_acc_i(ou_acc), .ou_gnt_o(ou_gnt), .ou_addr_i(ou_addr),
+    .vu_acc_rd_i(vu_acc_rd), .vu_acc_rd_addr_i(vu_acc_rd_addr), .vu_acc_wr_i(vu_acc_wr),
+    .vu_acc_wr_addr_i(vu_acc_wr_addr), .vu_acc_wr_data_i(vu_acc_wr_data),
+    .vu_ub_rd_i(vu_ub_rd), .vu_ub_rd_addr_i(vu_ub_rd_addr), .vu_ub_wr_i(vu_ub_wr),
+    .vu_ub_wr_addr_i(vu_ub_wr_addr), .vu_ub_wr_data_i(vu_ub_wr_data),
+    .vu_wm_rd_i(vu_wm_rd), .vu_wm_rd_addr_i(vu_wm_rd_addr), .vu_wm_wr_i(vu_wm_wr),
+    .vu_wm_wr_addr_i(vu_wm_wr_addr), .vu_wm_wr_data_i(vu_wm_wr_data),
     .vec_full_i(vec_full), .vec_mem_i(vec_mem), .vec_addr_i(vec_addr), .vec_data_i(vec_data),
     .vec_we_o(vec_we),
     .ub_q_o(ub_q), .wm_q_o(wm_q), .acc_q_o(acc_q), .bias_q_o(bias_q)

@@ -12,6 +12,8 @@
 // ACC writes in order. The activation and output units show their own
 // ranges while busy. A HOST_READ into WM waits while the matrix unit is
 // loading tiles, into BIAS while ACTIVATE runs; SYNC waits for every unit.
+// The vector unit runs alone: its instructions wait for every unit, and
+// every instruction waits while it runs.
 module ftpu_core_hazards #(
   parameter int  InFlight = ftpu_pkg::DEFAULT_InFlight,
   localparam int SbDepth  = InFlight + 2,
@@ -37,6 +39,7 @@ module ftpu_core_hazards #(
   input  logic        ou_acc_i,      // the output unit reads ACC (else UB)
   input  logic [17:0] ou_lo_i, ou_hi_i,
   input  logic        ev_busy_i,
+  input  logic        vu_busy_i,     // the vector unit runs (alone: docs/vector.md)
   output logic        units_idle_o   // every unit idle, no MATMUL to write back
 );
   localparam logic [7:0] OpHostRead  = ftpu_pkg::OP_HOST_READ;
@@ -126,7 +129,8 @@ module ftpu_core_hazards #(
   end
 
   // ---- must the instruction wait? ------------------------------------------------
-  assign units_idle_o = !mu_busy_i && empty && !act_busy_i && !ou_busy_i && !ev_busy_i;
+  assign units_idle_o = !mu_busy_i && empty && !act_busy_i && !ou_busy_i && !ev_busy_i &&
+                        !vu_busy_i;
 
   logic act_ub_a, act_acc_a, ou_a, ou_b, ou_u;
   assign act_ub_a  = act_busy_i && ov(act_ub_lo_i, act_ub_hi_i, a_lo, a_hi);
@@ -135,24 +139,28 @@ module ftpu_core_hazards #(
   assign ou_b      = ou_busy_i && ov(ou_lo_i, ou_hi_i, b_lo, b_hi);
   assign ou_u      = ou_busy_i && ov(ou_lo_i, ou_hi_i, u_lo, u_hi);
 
+  // The vector unit owns the memories while it runs: every instruction
+  // waits for it, and it waits for every unit (as SYNC does, the default).
+  logic wait_op;
+  assign wait_o = vu_busy_i || wait_op;
   always_comb begin
     unique case (op_i)
       OpHostRead: begin
         unique case (mem_i)
-          MemUb:   wait_o = sb_ub_a || act_ub_a || (ou_a && !ou_acc_i);
-          MemAcc:  wait_o = sb_acc_a || act_acc_a || (ou_a && ou_acc_i);
-          MemWm:   wait_o = mu_loading_i;
-          default: wait_o = act_busy_i;
+          MemUb:   wait_op = sb_ub_a || act_ub_a || (ou_a && !ou_acc_i);
+          MemAcc:  wait_op = sb_acc_a || act_acc_a || (ou_a && ou_acc_i);
+          MemWm:   wait_op = mu_loading_i;
+          default: wait_op = act_busy_i;
         endcase
       end
-      OpLoad:      wait_o = 1'b0;
-      OpMatmul:    wait_o = full || act_ub_a ||
+      OpLoad:      wait_op = 1'b0;
+      OpMatmul:    wait_op = full || act_ub_a ||
                             (act_busy_i && ov(act_acc_lo_i, act_acc_hi_i, b_lo, b_hi)) ||
                             (ou_b && ou_acc_i);
-      OpActivate:  wait_o = act_busy_i || sb_acc_a || sb_ub_u || (ou_u && !ou_acc_i);
-      OpHostWrite: wait_o = ou_busy_i || ev_busy_i ||
+      OpActivate:  wait_op = act_busy_i || sb_acc_a || sb_ub_u || (ou_u && !ou_acc_i);
+      OpHostWrite: wait_op = ou_busy_i || ev_busy_i ||
                             ((mem_i == MemAcc) ? sb_acc_a : act_ub_a);
-      default:     wait_o = !units_idle_o;  // SYNC
+      default:     wait_op = !units_idle_o;  // SYNC, the vector unit's
     endcase
   end
 

@@ -10,6 +10,8 @@
 // skips a cycle (hold) for a unit that waited in the previous one, so
 // ACTIVATE and HOST_WRITE progress while long MATMULs run (at most every
 // other cycle; HOST_WRITE needs one read per N/2 or N link words).
+// The vector unit runs while every other unit is idle (ftpu_core_hazards),
+// so its ports simply join the muxes; the assertions below check that.
 module ftpu_core_memories #(
   parameter int  N           = ftpu_pkg::DEFAULT_N,
   parameter int  UbVectors   = ftpu_pkg::DEFAULT_UbVectors,
@@ -49,6 +51,22 @@ module ftpu_core_memories #(
   input  logic             ou_acc_i,      // reads ACC (else UB)
   output logic             ou_gnt_o,
   input  logic [OuAw-1:0]  ou_addr_i,
+  // the vector unit (alone)
+  input  logic             vu_acc_rd_i,
+  input  logic [AccAw-1:0] vu_acc_rd_addr_i,
+  input  logic             vu_acc_wr_i,
+  input  logic [AccAw-1:0] vu_acc_wr_addr_i,
+  input  logic [N*32-1:0]  vu_acc_wr_data_i,
+  input  logic             vu_ub_rd_i,
+  input  logic [UbAw-1:0]  vu_ub_rd_addr_i,
+  input  logic             vu_ub_wr_i,
+  input  logic [UbAw-1:0]  vu_ub_wr_addr_i,
+  input  logic [N*16-1:0]  vu_ub_wr_data_i,
+  input  logic             vu_wm_rd_i,
+  input  logic [WmAw-1:0]  vu_wm_rd_addr_i,
+  input  logic             vu_wm_wr_i,
+  input  logic [WmAw-1:0]  vu_wm_wr_addr_i,
+  input  logic [N*16-1:0]  vu_wm_wr_data_i,
   // the decoder's HOST_READ vector
   input  logic             vec_full_i,
   input  logic [1:0]       vec_mem_i,
@@ -67,8 +85,9 @@ module ftpu_core_memories #(
   // The vector is written when its memory's write port is free.
   always_comb begin
     unique case (vec_mem_i)
-      MemUb:   vec_we_o = vec_full_i && !act_ub_wr_i;
-      MemAcc:  vec_we_o = vec_full_i && !mu_acc_wr_i;
+      MemUb:   vec_we_o = vec_full_i && !act_ub_wr_i && !vu_ub_wr_i;
+      MemWm:   vec_we_o = vec_full_i && !vu_wm_wr_i;
+      MemAcc:  vec_we_o = vec_full_i && !mu_acc_wr_i && !vu_acc_wr_i;
       default: vec_we_o = vec_full_i;
     endcase
   end
@@ -83,24 +102,31 @@ module ftpu_core_memories #(
   logic [N*32-1:0] acc_mem [AccVectors];
   logic [N*32-1:0] bias_mem [BiasVectors];
 
-  // UB: write activation (first) or the vector; read matrix (first) or output.
+  // UB: write activation (first), vector unit or the vector; read matrix
+  // (first), vector unit or output.
   logic            ub_we, ub_re;
   logic [UbAw-1:0] ub_waddr, ub_raddr;
   logic [N*16-1:0] ub_wdata;
-  assign ub_we    = act_ub_wr_i || vec_ub;
-  assign ub_waddr = act_ub_wr_i ? act_ub_addr_i : vec_addr_i[UbAw-1:0];
-  assign ub_wdata = act_ub_wr_i ? act_ub_data_i : vec_data_i[N*16-1:0];
-  assign ub_re    = mu_ub_rd_i || (ou_req_i && !ou_acc_i);
-  assign ub_raddr = mu_ub_rd_i ? mu_ub_addr_i : ou_addr_i[UbAw-1:0];
+  assign ub_we    = act_ub_wr_i || vu_ub_wr_i || vec_ub;
+  assign ub_waddr = act_ub_wr_i ? act_ub_addr_i : vu_ub_wr_i ? vu_ub_wr_addr_i :
+                    vec_addr_i[UbAw-1:0];
+  assign ub_wdata = act_ub_wr_i ? act_ub_data_i : vu_ub_wr_i ? vu_ub_wr_data_i :
+                    vec_data_i[N*16-1:0];
+  assign ub_re    = mu_ub_rd_i || vu_ub_rd_i || (ou_req_i && !ou_acc_i);
+  assign ub_raddr = mu_ub_rd_i ? mu_ub_addr_i : vu_ub_rd_i ? vu_ub_rd_addr_i :
+                    ou_addr_i[UbAw-1:0];
   always_ff @(posedge clk_i) begin
     if (ub_re) ub_q_o <= ub_mem[ub_raddr];
     if (ub_we) ub_mem[ub_waddr] <= ub_wdata;
   end
 
-  // WM: written by the vector, read by the matrix unit.
+  // WM: written by the vector unit or the vector, read by the matrix unit
+  // or the vector unit.
   always_ff @(posedge clk_i) begin
-    if (mu_wm_rd_i) wm_q_o <= wm_mem[mu_wm_addr_i];
-    if (vec_wm) wm_mem[vec_addr_i[WmAw-1:0]] <= vec_data_i[N*16-1:0];
+    if (mu_wm_rd_i || vu_wm_rd_i) wm_q_o <= wm_mem[mu_wm_rd_i ? mu_wm_addr_i : vu_wm_rd_addr_i];
+    if (vu_wm_wr_i || vec_wm)
+      wm_mem[vu_wm_wr_i ? vu_wm_wr_addr_i : vec_addr_i[WmAw-1:0]] <=
+        vu_wm_wr_i ? vu_wm_wr_data_i : vec_data_i[N*16-1:0];
   end
 
   // ACC: write matrix (first) or the vector; read matrix, activation, output.
@@ -108,11 +134,12 @@ module ftpu_core_memories #(
   logic [AccAw-1:0] acc_waddr, acc_raddr;
   logic [N*32-1:0]  acc_wdata;
   assign act_acc_gnt_o = act_acc_req_i && !mu_acc_rd_i;
-  assign acc_we    = mu_acc_wr_i || vec_acc;
-  assign acc_waddr = mu_acc_wr_i ? mu_acc_wr_addr_i : vec_addr_i[AccAw-1:0];
-  assign acc_wdata = mu_acc_wr_i ? mu_acc_wr_data_i : vec_data_i;
-  assign acc_re    = mu_acc_rd_i || act_acc_req_i || (ou_req_i && ou_acc_i);
-  assign acc_raddr = mu_acc_rd_i ? mu_acc_rd_addr_i :
+  assign acc_we    = mu_acc_wr_i || vu_acc_wr_i || vec_acc;
+  assign acc_waddr = mu_acc_wr_i ? mu_acc_wr_addr_i : vu_acc_wr_i ? vu_acc_wr_addr_i :
+                     vec_addr_i[AccAw-1:0];
+  assign acc_wdata = mu_acc_wr_i ? mu_acc_wr_data_i : vu_acc_wr_i ? vu_acc_wr_data_i : vec_data_i;
+  assign acc_re    = mu_acc_rd_i || vu_acc_rd_i || act_acc_req_i || (ou_req_i && ou_acc_i);
+  assign acc_raddr = mu_acc_rd_i ? mu_acc_rd_addr_i : vu_acc_rd_i ? vu_acc_rd_addr_i :
                      act_acc_req_i ? act_acc_addr_i : ou_addr_i[AccAw-1:0];
   always_ff @(posedge clk_i) begin
     if (acc_re) acc_q_o <= acc_mem[acc_raddr];
@@ -144,9 +171,12 @@ module ftpu_core_memories #(
   assign unused = ^vec_addr_i;
 
   // The shared ports grant one user per cycle.
-  `FTPU_ASSERT_ONEHOT0(a_ub_rd_grant, clk_i, rst_ni, {mu_ub_rd_i, ou_gnt_o && !ou_acc_i})
+  `FTPU_ASSERT_ONEHOT0(a_ub_rd_grant, clk_i, rst_ni,
+                       {mu_ub_rd_i, vu_ub_rd_i, ou_gnt_o && !ou_acc_i})
   `FTPU_ASSERT_ONEHOT0(a_acc_rd_grant, clk_i, rst_ni,
-                       {mu_acc_rd_i, act_acc_gnt_o, ou_gnt_o && ou_acc_i})
-  `FTPU_ASSERT_ONEHOT0(a_ub_wr_grant, clk_i, rst_ni, {act_ub_wr_i, vec_ub})
-  `FTPU_ASSERT_ONEHOT0(a_acc_wr_grant, clk_i, rst_ni, {mu_acc_wr_i, vec_acc})
+                       {mu_acc_rd_i, vu_acc_rd_i, act_acc_gnt_o, ou_gnt_o && ou_acc_i})
+  `FTPU_ASSERT_ONEHOT0(a_wm_rd_grant, clk_i, rst_ni, {mu_wm_rd_i, vu_wm_rd_i})
+  `FTPU_ASSERT_ONEHOT0(a_ub_wr_grant, clk_i, rst_ni, {act_ub_wr_i, vu_ub_wr_i, vec_ub})
+  `FTPU_ASSERT_ONEHOT0(a_wm_wr_grant, clk_i, rst_ni, {vu_wm_wr_i, vec_wm})
+  `FTPU_ASSERT_ONEHOT0(a_acc_wr_grant, clk_i, rst_ni, {mu_acc_wr_i, vu_acc_wr_i, vec_acc})
 endmodule

@@ -14,6 +14,7 @@ module ftpu_icebreaker_tb #(
   parameter int          BiasVectors = ftpu_pkg::ICEBREAKER_BiasVectors,
   parameter int          IqWords     = ftpu_pkg::ICEBREAKER_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::ICEBREAKER_ClockHz,
+  parameter int unsigned VectorUnit  = ftpu_pkg::ICEBREAKER_VectorUnit,
   parameter int unsigned Baud        = ftpu_pkg::ICEBREAKER_Baud
 ) (
   input  logic clk_i,
@@ -30,7 +31,7 @@ module ftpu_icebreaker_tb #(
   ftpu_icebreaker #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .Baud(Baud)
   ) u_board (
     .clk_12mhz_i  (clk_i),
     .uart_rx_i,

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: Apache-2.0
+`include "ftpu_assert.svh"
+// ftpu_vector_unit: executes the vector instructions of docs/vector.md on
+// the device's memories, as model/ref_device.c does:
+//
+//   VADD..VSEED  ACC[d+i] = op(ACC[a+i], ACC[b+i or b], ACC[c+i or c])
+//                for i < n, in N ftpu_vector_lane
+//   CONVERT      bf16(ACC[src+i]) -> UB or WM[dst+i], TRANSPOSE: per N x N block
+//   COPY         UB/WM[src+i] -> UB/WM[dst+i], TRANSPOSE as CONVERT
+//
+// The instruction is checked upstream (ftpu_core_check: ranges apart or
+// equal) and dispatched only while every other unit is idle; nothing else
+// dispatches while this one is busy (ftpu_core_hazards), so the memory
+// ports it uses are its own. Each source is read before the destination
+// row of the same index is written, which is what "apart or equal" needs.
+//
+// Timing. Vector ops: a FIXED operand is read once first; then one ACC read
+// per cycle, a vector's streamed operands (x; y unless B_FIXED; z for VMAC
+// and VSEL unless C_FIXED) one after another, so 1 to 3 cycles per vector.
+// Read data arrive the next cycle into the operand registers; the lanes
+// take a vector the cycle after its last operand and write it Latency
+// cycles later. CONVERT/COPY: one read per cycle, written the cycle the
+// data arrive; transposed, a block is read into registers (N cycles) and
+// written out by columns (N cycles).
+module ftpu_vector_unit #(
+  parameter int          N        = 16,
+  parameter int unsigned AddCuts  = 0,
+  parameter int          UbAddrW  = 12,
+  parameter int          WmAddrW  = 14,
+  parameter int          AccAddrW = 12
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // the instruction (taken while idle)
+  input  logic                start_i,
+  input  logic [7:0]          op_i,
+  input  logic [7:0]          flags_i,
+  input  logic [15:0]         n_i,
+  input  logic [31:0]         w1_i,
+  input  logic [31:0]         w2_i,
+  output logic                busy_o,
+  // ACC (data the cycle after a read)
+  output logic                acc_rd_o,
+  output logic [AccAddrW-1:0] acc_rd_addr_o,
+  input  logic [N*32-1:0]     acc_data_i,
+  output logic                acc_wr_o,
+  output logic [AccAddrW-1:0] acc_wr_addr_o,
+  output logic [N*32-1:0]     acc_wr_data_o,
+  // UB
+  output logic                ub_rd_o,
+  output logic [UbAddrW-1:0]  ub_rd_addr_o,
+  input  logic [N*16-1:0]     ub_data_i,
+  output logic                ub_wr_o,
+  output logic [UbAddrW-1:0]  ub_wr_addr_o,
+  output logic [N*16-1:0]     ub_wr_data_o,
+  // WM
+  output logic                wm_rd_o,
+  output logic [WmAddrW-1:0]  wm_rd_addr_o,
+  input  logic [N*16-1:0]     wm_data_i,
+  output logic                wm_wr_o,
+  output logic [WmAddrW-1:0]  wm_wr_addr_o,
+  output logic [N*16-1:0]     wm_wr_data_o
+);
+  localparam int Latency = 1 + ftpu_pkg::add_latency(AddCuts);
+  localparam logic [7:0] OpVmac = ftpu_pkg::OP_VMAC, OpVsel = ftpu_pkg::OP_VSEL;
+  localparam logic [7:0] OpConvert = ftpu_pkg::OP_CONVERT, OpCopy = ftpu_pkg::OP_COPY;
+  localparam logic [7:0] BFixed = ftpu_pkg::VECTOR_B_FIXED, CFixed = ftpu_pkg::VECTOR_C_FIXED;
+  localparam logic [7:0] Half = ftpu_pkg::VECTOR_HALF;
+  localparam logic [7:0] TrConvert = ftpu_pkg::TRANSPOSE_CONVERT;
+  localparam logic [7:0] TrCopy = ftpu_pkg::TRANSPOSE_COPY;
+  localparam logic [1:0] MemUb = ftpu_pkg::MEM_UB, MemWm = ftpu_pkg::MEM_WM;
+  localparam logic [1:0] MemAcc = ftpu_pkg::MEM_ACC;
+  localparam int RowW = $clog2(N);
+  localparam int RowW1 = RowW + 1;
+  localparam logic [RowW:0] LastRow = RowW1'(N - 1);
+
+  typedef enum logic [3:0] {
+    StIdle,
+    StFixed,   // vector op: reading the FIXED operands
+    StStream,  // vector op: reading the streamed operands
+    StDrain,   // vector op: the last vectors in the lanes
+    StMove,    // CONVERT/COPY: one read per cycle, written as data arrive
+    StMvDrain, // ... the last read's data arrive
+    StBlkRead, // ... transposed: reading a block's rows
+    StBlkCap,  // ... the block's last row arrives
+    StBlkWrite // ... writing its columns
+  } state_e;
+  state_e state_q;
+
+  // ---- the instruction ---------------------------------------------------------
+  logic [2:0]  lane_op_q;
+  logic        half_q, cstream_q, bstream_q;
+  logic        fix_b_q, fix_c_q;   // FIXED reads still to do
+  logic        convert_q;
+  logic [1:0]  smem_q, dmem_q;
+  logic [15:0] n_q;
+  logic [16:0] a_q, b_q, c_q, d_q;  // vector ops: ACC rows; a_q/d_q also src/dst
+
+  // read side
+  logic [1:0]  slot_q;   // vector op: 0 x, 1 y, 2 z of vector ri_q
+  logic [15:0] ri_q;     // next vector (or row) to read
+  logic [RowW:0] row_q;  // transposed: row in block / column being written
+  logic [15:0] blk_q;    // transposed: first vector of the block
+  // what a read issued last cycle returns: operand, moved vector, block row
+  logic        tag_vec_q, tag_mv_q, tag_blk_q, tag_last_q;
+  logic [1:0]  tag_slot_q;
+  logic [RowW-1:0] tag_row_q;
+  // write side
+  logic [15:0] wi_q;     // next vector to write
+
+  logic start_uses_c;  // the starting op reads operand c
+  assign start_uses_c = op_i == OpVmac || op_i == OpVsel;
+
+  // The slots a vector streams: x always, then y, then z.
+  logic [1:0] slot_next;
+  logic       slot_last;
+  always_comb begin
+    unique case (slot_q)
+      2'd0:    slot_next = bstream_q ? 2'd1 : cstream_q ? 2'd2 : 2'd0;
+      2'd1:    slot_next = cstream_q ? 2'd2 : 2'd0;
+      default: slot_next = 2'd0;
+    endcase
+    slot_last = slot_next == 2'd0;
+  end
+
+  logic [16:0] rd_row;  // vector op: the ACC row of this cycle's read
+  always_comb begin
+    unique case (state_q)
+      StFixed: rd_row = fix_b_q ? b_q : c_q;
+      default: begin
+        unique case (slot_q)
+          2'd0:    rd_row = a_q + 17'(ri_q);
+          2'd1:    rd_row = b_q + 17'(ri_q);
+          default: rd_row = c_q + 17'(ri_q);
+        endcase
+      end
+    endcase
+  end
+
+  // ---- reads ------------------------------------------------------------------------
+  logic vec_rd, move_rd;
+  assign vec_rd  = state_q == StFixed || state_q == StStream;
+  assign move_rd = state_q == StMove || state_q == StBlkRead;
+
+  logic [16:0] src_row;
+  assign src_row = a_q + 17'(ri_q);
+  assign acc_rd_o      = vec_rd || (move_rd && convert_q);
+  assign acc_rd_addr_o = vec_rd ? rd_row[AccAddrW-1:0] : src_row[AccAddrW-1:0];
+  assign ub_rd_o       = move_rd && !convert_q && smem_q == MemUb;
+  assign ub_rd_addr_o  = src_row[UbAddrW-1:0];
+  assign wm_rd_o       = move_rd && !convert_q && smem_q == MemWm;
+  assign wm_rd_addr_o  = src_row[WmAddrW-1:0];
+
+  // ---- operands and lanes ---------------------------------------------------------
+  logic [N*32-1:0] x_q, y_q, z_q, lanes_r;
+  logic            fire_q, wr_vec;
+  for (genvar l = 0; l < N; l++) begin : g_lane
+    ftpu_vector_lane #(.AddCuts(AddCuts)) u_lane (
+      .clk_i, .rst_ni, .op_i(lane_op_q), .half_i(half_q),
+      .x_i(x_q[l*32 +: 32]), .y_i(y_q[l*32 +: 32]), .z_i(z_q[l*32 +: 32]),
+      .r_o(lanes_r[l*32 +: 32]));
+  end
+  // A vector entering the lanes (fire_q) is written Latency cycles later.
+  ftpu_delay #(.Width(1), .Depth(Latency), .Reset(1'b1)) u_wr_valid (
+    .clk_i, .rst_ni, .d_i(fire_q), .q_o(wr_vec));
+
+  // ---- CONVERT / COPY data ------------------------------------------------------------
+  logic [N*16-1:0] moved, column;
+  logic [N*16-1:0] blk_rows_q [N];
+  for (genvar l = 0; l < N; l++) begin : g_move
+    logic [15:0] cvt;
+    ftpu_f32_to_bf16 u_cvt (.x_i(acc_data_i[l*32 +: 32]), .y_o(cvt));
+    assign moved[l*16 +: 16] = convert_q ? cvt :
+                               (smem_q == MemUb) ? ub_data_i[l*16 +: 16] : wm_data_i[l*16 +: 16];
+    // column row_q of the block: element l is row l's element row_q
+    assign column[l*16 +: 16] = blk_rows_q[l][16*row_q[RowW-1:0] +: 16];
+  end
+
+  // ---- writes -------------------------------------------------------------------------
+  logic        mv_wr;
+  logic [16:0] dst_row;
+  logic [N*16-1:0] mv_data;
+  assign mv_wr   = tag_mv_q || state_q == StBlkWrite;
+  assign dst_row = d_q + 17'(state_q == StBlkWrite ? blk_q + 16'(row_q) : wi_q);
+  assign mv_data = state_q == StBlkWrite ? column : moved;
+
+  assign acc_wr_o      = wr_vec;
+  assign acc_wr_addr_o = dst_row[AccAddrW-1:0];
+  assign acc_wr_data_o = lanes_r;
+  assign ub_wr_o       = mv_wr && dmem_q == MemUb;
+  assign ub_wr_addr_o  = dst_row[UbAddrW-1:0];
+  assign ub_wr_data_o  = mv_data;
+  assign wm_wr_o       = mv_wr && dmem_q == MemWm;
+  assign wm_wr_addr_o  = dst_row[WmAddrW-1:0];
+  assign wm_wr_data_o  = mv_data;
+
+  assign busy_o = state_q != StIdle;
+
+  // Row numbers are 17 bits (ranges checked upstream); memories use fewer.
+  logic unused;
+  assign unused = ^{rd_row, src_row, dst_row};
+
+  // ---- control --------------------------------------------------------------------------
+  logic last_read;  // this cycle's read is the instruction's (or block's) last
+  assign last_read = ri_q == n_q - 16'd1;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q     <= StIdle;
+      lane_op_q   <= '0;
+      half_q      <= 1'b0;
+      bstream_q   <= 1'b0;
+      cstream_q   <= 1'b0;
+      fix_b_q     <= 1'b0;
+      fix_c_q     <= 1'b0;
+      convert_q   <= 1'b0;
+      smem_q      <= '0;
+      dmem_q      <= '0;
+      n_q         <= '0;
+      a_q         <= '0;
+      b_q         <= '0;
+      c_q         <= '0;
+      d_q         <= '0;
+      slot_q      <= '0;
+      ri_q        <= '0;
+      row_q       <= '0;
+      blk_q       <= '0;
+      wi_q        <= '0;
+      tag_vec_q   <= 1'b0;
+      tag_mv_q    <= 1'b0;
+      tag_blk_q   <= 1'b0;
+      tag_last_q  <= 1'b0;
+      tag_slot_q  <= '0;
+      tag_row_q   <= '0;
+      fire_q      <= 1'b0;
+    end else begin
+      // What this cycle's read returns next cycle.
+      tag_vec_q   <= vec_rd;
+      tag_mv_q    <= state_q == StMove;
+      tag_blk_q   <= state_q == StBlkRead;
+      tag_slot_q  <= state_q == StFixed ? (fix_b_q ? 2'd1 : 2'd2) : slot_q;
+      tag_last_q  <= state_q == StStream && slot_last;
+      tag_row_q   <= row_q[RowW-1:0];
+      // The lanes take a vector the cycle after its last operand arrived.
+      fire_q      <= tag_vec_q && tag_last_q;
+
+      unique case (state_q)
+        StIdle: if (start_i) begin
+          lane_op_q   <= op_i[2:0];
+          half_q      <= (flags_i & Half) != '0;
+          bstream_q   <= (flags_i & BFixed) == '0;
+          cstream_q   <= start_uses_c && (flags_i & CFixed) == '0;
+          fix_b_q     <= (flags_i & BFixed) != '0;
+          fix_c_q     <= start_uses_c && (flags_i & CFixed) != '0;
+          convert_q   <= op_i == OpConvert;
+          smem_q      <= op_i == OpConvert ? MemAcc : flags_i[1:0];
+          dmem_q      <= op_i == OpConvert ? flags_i[1:0] : flags_i[3:2];
+          n_q         <= n_i;
+          a_q         <= (op_i == OpConvert || op_i == OpCopy) ? w1_i[16:0] : {1'b0, w1_i[15:0]};
+          b_q         <= {1'b0, w1_i[31:16]};
+          c_q         <= {1'b0, w2_i[31:16]};
+          d_q         <= (op_i == OpConvert || op_i == OpCopy) ? w2_i[16:0] : {1'b0, w2_i[15:0]};
+          slot_q      <= '0;
+          ri_q        <= '0;
+          row_q       <= '0;
+          blk_q       <= '0;
+          wi_q        <= '0;
+          if (op_i == OpConvert || op_i == OpCopy)
+            state_q <= ((op_i == OpConvert ? (flags_i & TrConvert) : (flags_i & TrCopy)) != '0) ?
+                       StBlkRead : StMove;
+          else
+            state_q <= ((flags_i & BFixed) != '0 || (start_uses_c && (flags_i & CFixed) != '0)) ?
+                       StFixed : StStream;
+        end
+        StFixed: begin
+          if (fix_b_q) fix_b_q <= 1'b0;
+          else         fix_c_q <= 1'b0;
+          if (!(fix_b_q && fix_c_q)) state_q <= StStream;
+        end
+        StStream: begin
+          slot_q <= slot_next;
+          if (slot_last) begin
+            ri_q <= ri_q + 16'd1;
+            if (last_read) state_q <= StDrain;
+          end
+        end
+        StDrain: ;
+        StMove: begin
+          ri_q <= ri_q + 16'd1;
+          if (last_read) state_q <= StMvDrain;
+        end
+        StMvDrain: ;
+        StBlkRead: begin
+          ri_q  <= ri_q + 16'd1;
+          row_q <= row_q + 1'b1;
+          if (row_q == LastRow) state_q <= StBlkCap;
+        end
+        StBlkCap: begin
+          row_q   <= '0;
+          state_q <= StBlkWrite;
+        end
+        default: begin  // StBlkWrite
+          row_q <= row_q + 1'b1;
+          if (row_q == LastRow) begin
+            row_q   <= '0;
+            blk_q   <= blk_q + 16'(N);
+            state_q <= (blk_q + 16'(N) == n_q) ? StIdle : StBlkRead;
+          end
+        end
+      endcase
+
+      // Writes: the lanes' results, or the moved vectors as they arrive.
+      if (wr_vec || tag_mv_q) begin
+        wi_q <= wi_q + 16'd1;
+        if (wi_q == n_q - 16'd1) state_q <= StIdle;
+      end
+    end
+  end
+
+  // Operand and block registers (no reset: written before they are read).
+  always_ff @(posedge clk_i) begin
+    if (tag_vec_q) begin
+      unique case (tag_slot_q)
+        2'd0:    x_q <= acc_data_i;
+        2'd1:    y_q <= acc_data_i;
+        default: z_q <= acc_data_i;
+      endcase
+    end
+    if (tag_blk_q)
+      blk_rows_q[tag_row_q] <= moved;
+  end
+
+  // Only this unit's instructions start it, and only while it is idle.
+  `FTPU_ASSERT(a_start_idle, clk_i, rst_ni, !start_i || state_q == StIdle)
+endmodule
