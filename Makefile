@@ -29,6 +29,11 @@ TRACE ?= 0
 BUILD ?= build$(if $(filter 1,$(TRACE)),/trace)
 WAVES ?= build/waves
 JOBS ?= $(shell nproc)
+# Every goal runs JOBS recipes at once (make -jN on the command line wins):
+# make test's lint, board estimates, proofs and bitstream overlap.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(JOBS)
+endif
 
 CC ?= gcc
 CXX ?= g++
@@ -261,17 +266,17 @@ endif
 # formal-fast: the quick formal proofs (mk/formal.mk).
 test: $(TESTS) spec-check lint boards formal-fast
 	@mkdir -p $(WAVES)
-	@bash scripts/run-tests.sh $(TESTS)
+	@JOBS=$(JOBS) bash scripts/run-tests.sh $(TESTS)
 
 # One test by name: make test-test_array (add TRACE=1 for waves).
 test_binary = $(filter %/$(1),$(TESTS))
 test-%: $$(call test_binary,$$*)
 	@mkdir -p $(WAVES)
-	@bash scripts/run-tests.sh $<
+	@JOBS=$(JOBS) bash scripts/run-tests.sh $<
 
 # Long sweeps: each test binary runs its full variant when FTPU_FULL=1.
 check-full: $(TESTS) formal
-	@FTPU_FULL=1 bash scripts/run-tests.sh $(TESTS)
+	@FTPU_FULL=1 JOBS=$(JOBS) bash scripts/run-tests.sh $(TESTS)
 
 # --- benchmarks --------------------------------------------------------------
 BENCHES := $(patsubst %.c,$(BUILD)/%,$(wildcard bench/bench_*.c))

@@ -28,7 +28,7 @@ $(LINT_STAMP): $(RTL_ALL) $(RTL_PKG) $(LINT_BOARDS) $(wildcard sim/tops/*.sv) $(
 			--top-module $(word 1,$(subst :, ,$(t))) \
 			$(call lint_srcs,$(word 2,$(subst :, ,$(t))));)
 	@echo "lint: verilator -Wall on the test tops in sim/tops"
-	@set -e; for u in 0 1 2 3 4; do \
+	@set -e; for u in 0 1 2 3 4 5; do \
 		$(VERILATOR) --lint-only -Wall -Irtl/include $(wildcard rtl/*.vlt) --top-module ftpu_lanes -GUnit=$$u \
 			$(RTL_CORE) sim/tops/ftpu_lanes.sv; \
 	done; \

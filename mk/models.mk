@@ -69,6 +69,7 @@ $(eval $(call lanes_model,add_lanes,1,yes))
 $(eval $(call lanes_model,mac_lanes,2,yes))
 $(eval $(call lanes_model,act_lanes,3,yes))
 $(eval $(call lanes_model,cvt_lanes,4,))
+$(eval $(call lanes_model,fmul_lanes,5,))
 
 # The systolic array at the sizes tests and benchmarks use: rows, cols, cuts.
 define array_model
@@ -83,7 +84,7 @@ $(eval $(call array_model,16,16,$(SIM_ADD_CUTS)))
 $(eval $(call array_model,8,8,$(SIM_ADD_CUTS)))
 $(eval $(call array_model,4,6,$(BOARD_ADD_CUTS)))
 
-MODELS := mul_lanes add_lanes mac_lanes act_lanes cvt_lanes array_16x16 array_8x8 array_4x6
+MODELS := mul_lanes add_lanes mac_lanes act_lanes cvt_lanes fmul_lanes array_16x16 array_8x8 array_4x6
 
 # The link layer: receiver and transmitter side by side (sim/tops/), with a
 # receive buffer that holds two largest frames.
@@ -236,6 +237,7 @@ test_assert_MODELS := link_loop
 test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
 test_activate_MODELS := act_lanes
 test_f32_to_bf16_MODELS := cvt_lanes
+test_fmul_MODELS := fmul_lanes
 test_control_MODELS := control
 test_device_MODELS := device_16 device_4p
 test_vector_MODELS := device_16 device_4p

@@ -26,6 +26,7 @@ struct ftpu_sim *ftpu_sim_open_add_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_mac_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_act_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_cvt_lanes(const char *trace_path);
+struct ftpu_sim *ftpu_sim_open_fmul_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_16x16(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_8x8(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_4x6(const char *trace_path);

@@ -8,6 +8,7 @@
 //   Unit 2: r = fp32_add(x, bf16_mul(y[15:0], z[15:0]))   (one PE step)
 //   Unit 3: r = {16'd0, activate(acc = x, bias = y, relu = z[0])}
 //   Unit 4: r = {16'd0, f32_to_bf16(x)}                    (combinational)
+//   Unit 5: r = fp32_mul(x, y), the vector unit's multiplier (combinational)
 module ftpu_lanes #(
   parameter int Unit  = 0,
   parameter int Lanes = 64,
@@ -38,6 +39,8 @@ module ftpu_lanes #(
       ftpu_activate #(.AddCuts(AddCuts)) u_act (
         .clk_i, .acc_i(x), .bias_i(y), .relu_i(z[0]), .y_o(r_o[l*32 +: 16]));
       assign r_o[l*32+16 +: 16] = 16'd0;
+    end else if (Unit == 5) begin : g_fp32_mul
+      ftpu_fp32_mul u_fmul (.x_i(x), .y_i(y), .p_o(r_o[l*32 +: 32]));
     end else begin : g_to_bf16
       ftpu_f32_to_bf16 u_to_bf16 (.x_i(x), .y_o(r_o[l*32 +: 16]));
       assign r_o[l*32+16 +: 16] = 16'd0;
