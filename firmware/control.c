@@ -130,7 +130,7 @@ unsigned fw_control(struct fw_ctx *fw, const uint32_t *req, unsigned len,
 		switch (op) {
 		case FTPU_LINK_OP_INFO:
 			for (unsigned key = FTPU_LINK_INFO_VERSION;
-			     key <= FTPU_LINK_INFO_MAX_PAYLOAD; key++) {
+			     key <= FTPU_LINK_INFO_MAX; key++) {
 				res[n++] = key;
 				res[n++] = fw_hal_reg_read(key);
 			}

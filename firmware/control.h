@@ -13,12 +13,18 @@
 #include <stdint.h>
 
 #include "boot.h"
+#include "ftpu_fw.h"
+#include "ftpu_spec.h"
 #include "update.h"
 
 /* Request payload words a CONTROL frame can carry (MAX_CONTROL). */
-#define FW_REQ_MAX 16u
-/* Response payload words fw_control() may write (INFO: 24). */
-#define FW_RSP_MAX 24u
+#define FW_REQ_MAX FTPU_LINK_MAX_CONTROL
+/* Response payload words fw_control() may write: op, status and the
+ * longest results, INFO's key/value pairs (checked below). */
+#define FW_RSP_MAX (2u + 2u * FTPU_LINK_INFO_MAX)
+_Static_assert(FTPU_LINK_CNT_COUNT <= 2u * FTPU_LINK_INFO_MAX &&
+		       FTPU_FW_INFO_COUNT <= 2u * FTPU_LINK_INFO_MAX,
+	       "FW_RSP_MAX must hold the longest response");
 /* Polls of STATE a RESET waits for the device to become idle (the fuzz
  * target, whose fake device can stay busy forever, sets fewer). */
 #ifndef FW_RESET_POLLS

@@ -138,7 +138,8 @@ control_VFLAGS := -GRows=$(call spec_param,control,N) -GCols=$(call spec_param,c
 	-GAccVectors=$(call spec_param,control,AccVectors) \
 	-GBiasVectors=$(call spec_param,control,BiasVectors) \
 	-GIqWords=$(call spec_param,control,IqWords) -GClockHz=$(call spec_param,control,ClockHz) \
-	-GRowDelay=$(SPEC_control_ROW_DELAY) -GMaxPayload=$(SPEC_MAX_PAYLOAD)
+	-GRowDelay=$(SPEC_control_ROW_DELAY) -GMaxPayload=$(SPEC_MAX_PAYLOAD) \
+	-GVectorUnit=$(call spec_param,control,VectorUnit)
 control_SHIM := sim/control_shim.cpp
 control_SHIMFLAGS := $(SPEC_control_DEFINES) -DFTPU_DEV_MAX_PAYLOAD=$(SPEC_MAX_PAYLOAD)
 MODELS += control

@@ -10,7 +10,7 @@
 #define FTPU_SPEC_H
 
 #define FTPU_LINK_VERSION_MAJOR 1u /* protocol major version: INFO VERSION = major << 16 | minor */
-#define FTPU_LINK_VERSION_MINOR 0u /* protocol minor version */
+#define FTPU_LINK_VERSION_MINOR 1u /* protocol minor version (1.1: INFO FEATURES) */
 #define FTPU_LINK_SYNC 0x55505446u /* header word 0: bytes 'F','T','P','U' on the wire */
 #define FTPU_LINK_HEADER_BYTES 16u /* SYNC, W1, W2, HCRC */
 #define FTPU_LINK_MAX_PAYLOAD 4096u /* payload words of the largest frame; a longer len is BAD_LENGTH */
@@ -90,8 +90,13 @@ enum ftpu_link_info_key {
 	FTPU_LINK_INFO_CLOCK_HZ = 9,
 	FTPU_LINK_INFO_ROW_DELAY = 10,
 	FTPU_LINK_INFO_MAX_PAYLOAD = 11,
+	FTPU_LINK_INFO_FEATURES = 12,
 };
-#define FTPU_LINK_INFO_MAX 11
+#define FTPU_LINK_INFO_MAX 12
+
+/* INFO FEATURES bits: the optional units a device has */
+#define FTPU_FEATURE_VECTOR_UNIT_LSB 0u
+#define FTPU_FEATURE_VECTOR_UNIT_WIDTH 1u
 
 /* STATUS response words after op and status */
 enum ftpu_link_status_word {
@@ -235,6 +240,7 @@ enum ftpu_reg {
 	FTPU_REG_CLOCK_HZ = 0x09,
 	FTPU_REG_ROW_DELAY = 0x0A,
 	FTPU_REG_MAX_PAYLOAD = 0x0B,
+	FTPU_REG_FEATURES = 0x0C,
 	FTPU_REG_STATE = 0x10,
 	FTPU_REG_FREE_WORDS = 0x11,
 	FTPU_REG_QUEUED_WORDS = 0x12,

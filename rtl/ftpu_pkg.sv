@@ -7,7 +7,7 @@
 package ftpu_pkg;
 
   localparam int unsigned LINK_VERSION_MAJOR = 1;  // protocol major version: INFO VERSION = major << 16 | minor
-  localparam int unsigned LINK_VERSION_MINOR = 0;  // protocol minor version
+  localparam int unsigned LINK_VERSION_MINOR = 1;  // protocol minor version (1.1: INFO FEATURES)
   localparam logic [31:0] LINK_SYNC = 32'h5550_5446;  // header word 0: bytes 'F','T','P','U' on the wire
   localparam int unsigned LINK_HEADER_BYTES = 16;  // SYNC, W1, W2, HCRC
   localparam int unsigned LINK_MAX_PAYLOAD = 4096;  // payload words of the largest frame; a longer len is BAD_LENGTH
@@ -78,7 +78,12 @@ package ftpu_pkg;
   localparam logic [31:0] LINK_INFO_CLOCK_HZ = 32'h0000_0009;
   localparam logic [31:0] LINK_INFO_ROW_DELAY = 32'h0000_000A;
   localparam logic [31:0] LINK_INFO_MAX_PAYLOAD = 32'h0000_000B;
-  localparam int unsigned LINK_INFO_MAX = 11;
+  localparam logic [31:0] LINK_INFO_FEATURES = 32'h0000_000C;
+  localparam int unsigned LINK_INFO_MAX = 12;
+
+  // INFO FEATURES bits: the optional units a device has
+  localparam int unsigned FEATURE_VECTOR_UNIT_LSB = 0;
+  localparam int unsigned FEATURE_VECTOR_UNIT_WIDTH = 1;
 
   // STATUS response words after op and status
   localparam logic [31:0] LINK_STATUS_STATE = 32'h0000_0000;
@@ -203,6 +208,7 @@ package ftpu_pkg;
   localparam logic [7:0] REG_CLOCK_HZ = 8'h09;
   localparam logic [7:0] REG_ROW_DELAY = 8'h0A;
   localparam logic [7:0] REG_MAX_PAYLOAD = 8'h0B;
+  localparam logic [7:0] REG_FEATURES = 8'h0C;
   localparam logic [7:0] REG_STATE = 8'h10;
   localparam logic [7:0] REG_FREE_WORDS = 8'h11;
   localparam logic [7:0] REG_QUEUED_WORDS = 8'h12;

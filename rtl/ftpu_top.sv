@@ -170,7 +170,8 @@ module ftpu_top #(
   ftpu_control #(
     .Rows(N), .Cols(N), .UbVectors(UbVectors), .WeightTiles(WmRows / N),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .RowDelay(RowDelay), .MaxPayload(MaxPayload)
+    .ClockHz(ClockHz), .RowDelay(RowDelay), .MaxPayload(MaxPayload),
+    .VectorUnit(VectorUnit)
   ) u_control (
     .clk_i,
     .rst_ni,

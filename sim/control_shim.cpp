@@ -78,7 +78,7 @@ extern "C" bool ftpu_sim_control_get_params(const ftpu_sim *sim,
 		FTPU_DEV_N,	       FTPU_DEV_N,	     FTPU_DEV_UB_VECTORS,
 		FTPU_DEV_WEIGHT_TILES, FTPU_DEV_ACC_VECTORS, FTPU_DEV_BIAS_VECTORS,
 		FTPU_DEV_IQ_WORDS,     FTPU_DEV_CLOCK_HZ,    FTPU_DEV_ROW_DELAY,
-		FTPU_DEV_MAX_PAYLOAD,
+		FTPU_DEV_MAX_PAYLOAD,  FTPU_DEV_VECTOR_UNIT,
 	};
 	*p = q;
 	return true;

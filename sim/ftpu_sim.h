@@ -211,6 +211,7 @@ struct ftpu_sim *ftpu_sim_open_control(const char *trace_path);
 struct ftpu_sim_control_params {
 	unsigned rows, cols, ub_vectors, weight_tiles, acc_vectors;
 	unsigned bias_vectors, iq_words, clock_hz, row_delay, max_payload;
+	unsigned vector_unit;
 };
 
 /* ev bits of struct ftpu_sim_control_io: the ev_*_i inputs. */

@@ -302,6 +302,9 @@ def doc_tables(spec):
         ["status", "name", "meaning"], [(r["value"], r["name"], r["meaning"]) for r in rows("link_resp")])
     t["docs/protocol.md", "info-keys"] = md_table(
         ["key", "name", "value"], [(r["value"], r["name"], fmt(r["meaning"])) for r in rows("link_info")])
+    t["docs/protocol.md", "info-features"] = md_table(
+        ["bit", "name", "device parameter", "set when the device has"],
+        [(r["lsb"], r["name"], r["param"], r["meaning"]) for r in rows("link_feature")])
     t["docs/protocol.md", "status-words"] = md_table(
         ["word", "content"], [(f"w{r['value'] + 2}", r["meaning"]) for r in rows("link_status")])
     t["docs/protocol.md", "counters"] = md_table(

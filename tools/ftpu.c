@@ -171,6 +171,7 @@ static int print_info(const char *uri, ftpu_device *dev)
 	printf("  receive buffer  %" PRIu32 " words\n", i.iq_words);
 	printf("  clock           %.1f MHz\n", i.clock_hz / 1e6);
 	printf("  peak            %.1f GMAC/s\n", (double)i.rows * i.cols * i.clock_hz / 1e9);
+	printf("  vector unit     %s\n", i.features & FTPU_FEATURE_VECTOR_UNIT ? "yes" : "no");
 	struct ftpu_fw_info fw;
 	ret = ftpu_fw_info(dev, &fw);
 	if (ret == FTPU_OK)

@@ -114,7 +114,12 @@ struct ftpu_device_info {
 	uint32_t iq_words;        /* receive buffer (instruction queue) words */
 	uint32_t clock_hz;
 	uint32_t max_payload;     /* words per frame */
+	uint32_t features;        /* optional units, FTPU_FEATURE_* masks (INFO
+				   * FEATURES; 0 from a protocol 1.0 device) */
 };
+
+/* ftpu_device_info.features: the vector unit (docs/vector.md) */
+#define FTPU_FEATURE_VECTOR_UNIT (1u << 0)
 
 int ftpu_get_info(ftpu_device *dev, struct ftpu_device_info *info);
 

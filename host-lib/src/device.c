@@ -626,6 +626,10 @@ const struct ftpu_transport_ops *const *ftpu__transports(size_t *n)
 	return transports;
 }
 
+/* ftpu.h's masks are the spec's bits. */
+_Static_assert(FTPU_FEATURE_VECTOR_UNIT == 1u << FTPU_FEATURE_VECTOR_UNIT_LSB,
+	       "FTPU_FEATURE_VECTOR_UNIT");
+
 /* Reads INFO into dev->info; also the first credit. */
 static int read_info(ftpu_device *dev)
 {
@@ -661,6 +665,9 @@ static int read_info(ftpu_device *dev)
 		/* every field is 32 bits wide (unsigned or uint32_t) */
 		memcpy((char *)&dev->info + keys[i].off, &v, sizeof(v));
 	}
+	/* protocol 1.1's key; a 1.0 device has no optional units */
+	dev->info.features = ftpu_link_info_get(r, w.rsp_len, FTPU_LINK_INFO_FEATURES, &v)
+		? 0 : v;
 	if (dev->info.protocol >> 16 != FTPU_LINK_VERSION_MAJOR)
 		return ftpu__fail(dev, FTPU_ERR_UNSUPPORTED, "the device speaks protocol %u.%u",
 				  dev->info.protocol >> 16, dev->info.protocol & 0xffffu);

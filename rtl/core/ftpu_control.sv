@@ -47,7 +47,8 @@ module ftpu_control #(
   parameter int unsigned IqWords     = ftpu_pkg::DEFAULT_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::DEFAULT_ClockHz,
   parameter int unsigned RowDelay    = 1,
-  parameter int unsigned MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD
+  parameter int unsigned MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
+  parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit  // INFO FEATURES
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -92,6 +93,7 @@ module ftpu_control #(
   // docs/protocol.md §7 (ops, status codes, response words): ftpu_pkg
   localparam logic [31:0] Version = {16'(ftpu_pkg::LINK_VERSION_MAJOR),
                                      16'(ftpu_pkg::LINK_VERSION_MINOR)};
+  localparam logic [31:0] Features = 32'(VectorUnit != 0) << ftpu_pkg::FEATURE_VECTOR_UNIT_LSB;
   localparam logic [63:0] MacsPerVector = 64'(Rows) * 64'(Cols);
   localparam int InfoKeys    = ftpu_pkg::LINK_INFO_MAX;      // keys 1..InfoKeys
   localparam int StatusWords = ftpu_pkg::LINK_STATUS_COUNT;
@@ -181,6 +183,7 @@ module ftpu_control #(
       ftpu_pkg::LINK_INFO_CLOCK_HZ:     info_value = 32'(ClockHz);
       ftpu_pkg::LINK_INFO_ROW_DELAY:    info_value = 32'(RowDelay);
       ftpu_pkg::LINK_INFO_MAX_PAYLOAD:  info_value = 32'(MaxPayload);
+      ftpu_pkg::LINK_INFO_FEATURES:     info_value = Features;
       default:                          info_value = 32'd0;
     endcase
   endfunction

@@ -443,11 +443,11 @@ static const uint8_t doc_info_request[24] = {
 	0x01, 0x00, 0x00, 0x00, 0xf6, 0x4c, 0x77, 0x52, /* w2, HCRC */
 	0x01, 0x00, 0x00, 0x00, 0x4f, 0x5a, 0x6e, 0xa6, /* op, PCRC */
 };
-static const uint32_t doc_info_payload[24] = {
+static const uint32_t doc_info_payload[26] = {
 	FTPU_LINK_OP_INFO,
 	FTPU_LINK_RESP_OK,
 	1,
-	0x00010000,
+	0x00010001,
 	2,
 	16,
 	3,
@@ -468,12 +468,14 @@ static const uint32_t doc_info_payload[24] = {
 	4,
 	11,
 	4096,
+	12,
+	1,
 };
 static const uint8_t doc_info_response_head[16] = {
 	0x46, 0x54, 0x50, 0x55, 0x81, 0x00, 0x01, 0x00,
-	0x18, 0x00, 0x00, 0x20, 0xf1, 0xf1, 0x33, 0x17,
+	0x1a, 0x00, 0x00, 0x20, 0x7a, 0x39, 0x3a, 0xbd,
 };
-static const uint8_t doc_info_response_pcrc[4] = {0x77, 0xd8, 0xff, 0x9c};
+static const uint8_t doc_info_response_pcrc[4] = {0x35, 0xbd, 0x44, 0x03};
 
 static void test_link_doc_examples(void **state)
 {
@@ -492,16 +494,16 @@ static void test_link_doc_examples(void **state)
 		crc32(zcrc(doc_info_request, 12), doc_info_request + 16, 4));
 
 	assert_int_equal(ftpu_link_encode(FTPU_LINK_RESPONSE, 1, 8192,
-					  doc_info_payload, 24, out,
+					  doc_info_payload, 26, out,
 					  sizeof(out)),
-			 116);
+			 124);
 	assert_memory_equal(out, doc_info_response_head, 16);
 	assert_int_equal(ftpu_link_get_le32(out + 12), zcrc(out, 12));
-	assert_memory_equal(out + 112, doc_info_response_pcrc, 4);
-	assert_int_equal(ftpu_link_get_le32(out + 112),
-			 crc32(zcrc(out, 12), out + 16, 96));
+	assert_memory_equal(out + 120, doc_info_response_pcrc, 4);
+	assert_int_equal(ftpu_link_get_le32(out + 120),
+			 crc32(zcrc(out, 12), out + 16, 104));
 
-	assert_int_equal(ftpu_link_info_get(doc_info_payload, 24,
+	assert_int_equal(ftpu_link_info_get(doc_info_payload, 26,
 					    FTPU_LINK_INFO_IQ_WORDS, &v),
 			 FTPU_OK);
 	assert_int_equal(v, 8192);

@@ -163,6 +163,7 @@ static unsigned ref_response(const struct ctl *c, uint16_t seq,
 	cfg.bias_vectors = c->p.bias_vectors;
 	cfg.rx_words = c->p.iq_words;
 	cfg.clock_hz = c->p.clock_hz;
+	cfg.vector_unit = c->p.vector_unit;
 	assert_int_equal(c->p.max_payload, FTPU_LINK_MAX_PAYLOAD);
 	assert_int_equal(ftpu_ref_device_open(&cfg, &d), FTPU_OK);
 	len = ftpu_link_encode(FTPU_LINK_CONTROL, seq, 0, req, n, in, sizeof(in));
@@ -202,6 +203,8 @@ static void test_control_info_matches_ref(void **state)
 	assert_int_equal(v, c->p.weight_tiles);
 	assert_int_equal(ftpu_link_info_get(rsp, n, FTPU_LINK_INFO_CLOCK_HZ, &v), FTPU_OK);
 	assert_int_equal(v, c->p.clock_hz);
+	assert_int_equal(ftpu_link_info_get(rsp, n, FTPU_LINK_INFO_FEATURES, &v), FTPU_OK);
+	assert_int_equal(v, c->p.vector_unit ? 1u : 0u);
 }
 
 static void test_control_status_matches_ref(void **state)
@@ -421,9 +424,9 @@ static void test_control_registers_match_responses(void **state)
 	uint64_t ev[9] = {0};
 
 	op = FTPU_LINK_OP_INFO;
-	assert_int_equal(transact(c, 50, &op, 1, rsp), 24);
+	assert_int_equal(transact(c, 50, &op, 1, rsp), 26);
 	assert_int_equal(reg_read(c, 0x00), FTPU_LINK_SYNC);
-	for (unsigned i = 0; i < 11; i++) { /* INFO key k at address k */
+	for (unsigned i = 0; i < 12; i++) { /* INFO key k at address k */
 		assert_int_equal(rsp[2 + 2 * i], i + 1);
 		assert_int_equal(reg_read(c, (uint8_t)(i + 1)), rsp[3 + 2 * i]);
 	}

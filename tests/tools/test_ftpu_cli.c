@@ -195,6 +195,8 @@ static void test_version(void **state)
 	(void)state;
 	char want[128];
 	expect("info ref", 0, "  protocol        ");
+	/* the C model's default device has the vector unit (INFO FEATURES) */
+	assert_non_null(strstr(out, "  vector unit     yes\n"));
 	unsigned major, minor;
 	assert_int_equal(sscanf(strstr(out, "  protocol        "), "  protocol %u.%u", &major,
 				&minor), 2);
