@@ -34,8 +34,7 @@ struct ftpu_ref_device_config {
 
 struct ftpu_ref_device;
 
-/* The simulation default of docs/isa.md: 16x16, 128 KiB UB, 512 KiB weights,
- * 256 KiB accumulators. */
+/* The simulation default of docs/isa.md: spec/ftpu.toml's [device.default]. */
 void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg);
 
 /*

@@ -416,6 +416,100 @@ int ftpu_program_load(const char *path, ftpu_program **out);
 /* NULL is a no-op. */
 void ftpu_program_free(ftpu_program *p);
 
+/* ---- training on the device (docs/training.md) ---------------------------------- */
+
+/*
+ * A trainer keeps a dense network's fp32 weights, biases and optimizer
+ * slots in the device's memories and compiles its training step once
+ * (forward, backward, optimizer) into device programs: per step the host
+ * sends the batch (bf16) and the gradient of the loss at the logits, and
+ * receives the logits; softmax cross-entropy runs on the host (the device
+ * has no exp). Needs a device with the vector unit
+ * (FTPU_FEATURE_VECTOR_UNIT) and memories that hold the model; both are
+ * checked when it is created.
+ *
+ * The network: widths[0] inputs, layers l = 1..n_layers of
+ * widths[l] units (y = x W_l + b_l, W_l widths[l-1] x widths[l]), ReLU
+ * after every layer but the last, whose widths[n_layers] outputs are the
+ * logits of as many classes.
+ */
+#define FTPU_TRAIN_MAX_LAYERS 8
+
+enum ftpu_optimizer {
+	FTPU_OPTIMIZER_ADAM = 0, /* Keras' Adam: learning_rate, beta1, beta2, epsilon */
+	FTPU_OPTIMIZER_SGD = 1,  /* Keras' SGD: learning_rate, momentum (0: plain) */
+};
+
+struct ftpu_train_config {
+	size_t n_layers;      /* 1..FTPU_TRAIN_MAX_LAYERS */
+	const size_t *widths; /* n_layers + 1 widths, each >= 1 */
+	size_t batch;         /* rows a step takes at most (a step may take fewer) */
+	enum ftpu_optimizer optimizer;
+	float learning_rate;
+	float beta1, beta2, epsilon; /* Adam; Keras: 0.9, 0.999, 1e-7 */
+	float momentum;              /* SGD */
+};
+
+typedef struct ftpu_trainer ftpu_trainer;
+
+/* What the last step (or ftpu_train_logits) cost, from the device's
+ * counters, summed over its programs. */
+struct ftpu_train_stats {
+	uint64_t steps;               /* optimizer steps taken (Adam's t) */
+	uint64_t cycles, macs, instructions;
+	uint64_t bytes_in, bytes_out; /* link bytes, framing included */
+	double utilization;           /* macs / (rows * cols * cycles) */
+	double compile_seconds;       /* building the programs, once */
+	double host_seconds;          /* wall time of the last call */
+};
+
+/*
+ * Compiles the step for dev and claims the device's memories: weights and
+ * biases start at zero (write them with ftpu_train_write), optimizer slots
+ * at zero, steps at 0. FTPU_ERR_INVALID for NULL or zero sizes, more than
+ * FTPU_TRAIN_MAX_LAYERS layers, a learning rate or Adam constant out of
+ * range; FTPU_ERR_UNSUPPORTED for a device without the vector unit;
+ * FTPU_ERR_SHAPE for a model or batch its memories cannot hold, with the
+ * numbers ("batch 4096 needs 66560 UB vectors, the device has 16384") in
+ * ftpu_last_error(dev).
+ *
+ * The device is the trainer's until ftpu_train_destroy: running anything
+ * else on it (ftpu_gemm, ftpu_run, ftpu_reset) overwrites the training
+ * state, and the trainer's next call fails with FTPU_ERR_STATE.
+ */
+int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg,
+		      ftpu_trainer **out);
+/* NULL is a no-op; the device stays open. */
+void ftpu_train_destroy(ftpu_trainer *t);
+
+/*
+ * One step on rows (1..batch) samples: x is rows x widths[0] fp32,
+ * row-major (sent as bf16), labels rows class numbers below
+ * widths[n_layers]. *loss (may be NULL) receives the mean softmax
+ * cross-entropy of the batch before the update. FTPU_ERR_INVALID for a bad
+ * label or size.
+ */
+int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size_t rows,
+		    float *loss);
+
+/* The logits (rows x widths[n_layers] fp32) of rows (1..batch) samples
+ * with the current weights; nothing is updated. */
+int ftpu_train_logits(ftpu_trainer *t, const float *x, size_t rows, float *logits);
+
+/*
+ * The training state as flat fp32 arrays of ftpu_train_size() values:
+ * layer by layer, W_l (widths[l-1] x widths[l], row-major) then b_l.
+ * FTPU_TRAIN_PARAMS are the weights and biases; FTPU_TRAIN_SLOT1 is
+ * Adam's m or SGD's momentum, FTPU_TRAIN_SLOT2 Adam's v (zeros for SGD).
+ */
+enum ftpu_train_part { FTPU_TRAIN_PARAMS = 0, FTPU_TRAIN_SLOT1 = 1, FTPU_TRAIN_SLOT2 = 2 };
+size_t ftpu_train_size(const ftpu_trainer *t);
+int ftpu_train_read(ftpu_trainer *t, enum ftpu_train_part part, float *values);
+int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *values);
+/* Adam's step count t (bias correction), to resume; set it with the slots. */
+int ftpu_train_set_steps(ftpu_trainer *t, uint64_t steps);
+int ftpu_train_stats(const ftpu_trainer *t, struct ftpu_train_stats *stats);
+
 /* ---- files ---------------------------------------------------------------------- */
 
 /*

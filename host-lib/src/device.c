@@ -60,6 +60,7 @@ struct ftpu_device {
 	uint8_t *io;         /* frame and read buffer */
 
 	struct ftpu_wm_resident wm;
+	uint64_t runs; /* programs started and resets: ftpu__run_count() */
 	struct ftpu_stats last;
 	bool have_last;
 	char err[256];
@@ -170,6 +171,8 @@ static int transport_fail(ftpu_device *dev, int status, const char *what)
 const struct ftpu_device_info *ftpu__info(const ftpu_device *dev) { return &dev->info; }
 
 struct ftpu_wm_resident *ftpu__wm_resident(ftpu_device *dev) { return &dev->wm; }
+
+uint64_t ftpu__run_count(const ftpu_device *dev) { return dev->runs; }
 
 void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st)
 {
@@ -482,6 +485,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 				  "the device failed earlier (%s); ftpu_reset() it", dev->err);
 	if (!x || (!x->words && x->n_words) || (!x->data && x->data_words))
 		return ftpu__fail(dev, FTPU_ERR_INVALID, "bad program");
+	dev->runs++;
 	ret = control(dev, FTPU_LINK_OP_CLEAR_COUNTERS, NULL, 0, NULL);
 	if (ret)
 		return ret;
@@ -804,6 +808,7 @@ int ftpu_reset(ftpu_device *dev)
 		return ret;
 	ftpu__lock(dev);
 	dev->failed = false;
+	dev->runs++;
 	dev->wm.valid = false;
 	/* Whatever was in flight is gone with the device's receive buffer. */
 	dev->ring_len = 0;

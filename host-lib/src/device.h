@@ -78,6 +78,11 @@ struct ftpu_wm_resident {
 };
 struct ftpu_wm_resident *ftpu__wm_resident(ftpu_device *dev);
 
+/* Programs started on dev (ftpu__execute) and resets since it was opened:
+ * a holder of state in the device's memories (a trainer) records it after
+ * its own runs and finds out when anything else ran in between. */
+uint64_t ftpu__run_count(const ftpu_device *dev);
+
 /* The stats of the last run, kept for ftpu_last_stats(). */
 void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st);
 

@@ -1,0 +1,959 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * train.c - training on the device (ftpu_train_*, docs/training.md): the
+ * step of a dense ReLU network compiled once into two device programs
+ * that keep the fp32 weights, biases and optimizer slots in the
+ * accumulator memory (the vector memory, docs/vector.md).
+ *
+ *   forward   X (bf16, sent) -> UB; per layer Z = A W (tiles in WM), + b,
+ *             ReLU (VMAX), bf16 copy into UB for the next layer; the last
+ *             layer's Z (the logits, fp32) goes to the host.
+ *   host      softmax cross-entropy: the loss and dZ = (softmax - onehot)
+ *             / rows, sent back as bf16 (the device has no exp).
+ *   backward  per layer, last first: dZ^T into UB (CONVERT TRANSPOSE),
+ *             db = the sum of dZ over the batch (a fixed tree of VADDs),
+ *             dW^T = dZ^T A (A's tiles copied into WM), dA = dZ W^T,
+ *             dZ of the layer below = dA where its output was > 0 (VSEL);
+ *             then the optimizer over every parameter at once, and the
+ *             bf16 tiles of the new weights (CONVERT, CONVERT TRANSPOSE).
+ *
+ * Layouts (N = the array's size, Bp = the batch rounded up to N, D = a
+ * width rounded up to N, "[a][b]" = vector index a * |b| + b):
+ *   activations, Z, dZ    [unit chunk][batch row], lanes = N units
+ *   dZ^T (UB)             [batch chunk][unit], lanes = N batch rows
+ *   W_l master (ACC)      [input chunk][output unit], lanes = N inputs,
+ *                         i.e. W^T in N x N blocks: the layout dW^T = dZ^T A
+ *                         produces, so the update needs no shuffling
+ *   b_l master (ACC)      [output chunk], lanes = N outputs
+ * Padding lanes and rows hold zeros and get zero gradients, so they stay
+ * zero (docs/training.md).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "isa.h"
+
+/* The constants vectors in ACC (each N equal lanes), at acc_k + index. */
+enum {
+	K_ZERO, K_NEG_ZERO, K_HALF, K_THREE_HALVES, K_MINUS_ONE, K_TWO,
+	K_RSQRT_MAGIC, K_RECIP_MAGIC, K_EPSILON, K_DELTA, K_C1, K_C2,
+	K_NEG_LR, K_MOMENTUM, K_ALPHA, K_COUNT
+};
+
+/* 1/sqrt and 1/x as docs/numerics.md defines them (seed, Newton steps). */
+#define RSQRT_MAGIC 0x5F3759DFu
+#define RECIP_MAGIC 0x7EF311C3u
+#define RSQRT_STEPS 2
+#define RECIP_STEPS 3
+/* v + 2^-100 under the square root keeps 1/sqrt(v) finite at v = 0 (a
+ * weight whose input is 0 for every sample); it moves sqrt(v) by at most
+ * 2^-50, far below epsilon. */
+#define DELTA_BITS 0x0D800000u /* 2^-100 */
+
+/* Vector instructions address ACC with 16 bits. */
+#define VEC_ADDR_LIMIT 65536u
+#define MAX_N 65535u
+
+struct layer {
+	uint32_t in, out;   /* widths */
+	uint32_t kc, oc;    /* chunks of in and out (ceil / N) */
+	uint32_t pw, pb;    /* W and b in the parameter region (vectors) */
+	uint32_t z, dz;     /* ACC: Z (then ReLU'd), dZ: oc * Bp each */
+	uint32_t ub_in;     /* UB: the layer's input A, kc * Bp (bf16) */
+	uint32_t ub_dz;     /* UB: dZ as bf16, oc * Bp (layers above the first) */
+	uint32_t wm_fwd;    /* WM rows: W's tiles (kc x oc) */
+	uint32_t wm_bwd;    /* WM rows: W^T's tiles (oc x kc), layers above the first */
+	uint32_t wm_act;    /* WM rows: A's tiles (batch chunks x kc) */
+	size_t flat_w, flat_b; /* offsets in the flat arrays of ftpu_train_read */
+};
+
+struct words {
+	uint32_t *w;
+	size_t n, cap;
+	bool oom;
+};
+
+struct ftpu_trainer {
+	ftpu_device *dev;
+	struct ftpu_train_config cfg;
+	size_t widths[FTPU_TRAIN_MAX_LAYERS + 1];
+	uint32_t N, Bp, bc;  /* array size, padded batch, batch chunks */
+	struct layer L[FTPU_TRAIN_MAX_LAYERS];
+	uint32_t pn;         /* parameter vectors */
+	uint32_t acc_p, acc_m, acc_v, acc_g, acc_k, acc_t[4], chunk;
+	uint32_t ub_dzt;     /* dZ^T of the layer being done */
+	size_t flat;         /* ftpu_train_size() */
+
+	struct words fwd, bwd, refresh;
+	size_t fwd_x_at, fwd_x_stride; /* X's inline data: chunk kc at at + kc * stride */
+	size_t bwd_dz_at, bwd_alpha_at;
+	uint32_t *data;      /* DATA words: the logits */
+	size_t data_words;
+	float *dz;           /* host scratch: the logits' gradient */
+
+	uint64_t steps, runs;
+	bool failed;
+	struct ftpu_train_stats st;
+};
+
+/* ---- emitting instructions ---------------------------------------------------- */
+
+static void emit_words(struct words *p, const uint32_t *w, size_t n)
+{
+	if (p->oom)
+		return;
+	if (p->n + n > p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 4096;
+		while (cap < p->n + n)
+			cap *= 2;
+		uint32_t *nw = realloc(p->w, cap * sizeof(*nw));
+		if (!nw) {
+			p->oom = true;
+			return;
+		}
+		p->w = nw, p->cap = cap;
+	}
+	memcpy(p->w + p->n, w, n * sizeof(*w));
+	p->n += n;
+}
+
+static void emit(struct words *p, unsigned op, unsigned flags, uint32_t n, uint32_t a, uint32_t b)
+{
+	uint32_t w[FTPU_ISA_WORDS];
+	ftpu_isa_encode(w, op, flags, n, a, b);
+	emit_words(p, w, FTPU_ISA_WORDS);
+}
+
+/* Room for n vectors of inline data after a HOST_READ (zeros for now);
+ * returns the word offset of the data. */
+static size_t emit_data(struct words *p, size_t words)
+{
+	size_t at = p->n;
+	while (words && !p->oom) {
+		static const uint32_t zeros[256];
+		size_t k = words < 256 ? words : 256;
+		emit_words(p, zeros, k);
+		words -= k;
+	}
+	return at;
+}
+
+/* A vector instruction over n vectors, split into counts the encoding
+ * takes; FIXED operands stay, the others advance. */
+static void vop(struct words *p, unsigned op, unsigned flags, uint32_t n, uint32_t a, uint32_t b,
+		uint32_t c, uint32_t d)
+{
+	while (n) {
+		uint32_t k = n < MAX_N ? n : MAX_N;
+		uint32_t w[FTPU_ISA_WORDS];
+		ftpu_isa_encode(w, op, flags, k, a | b << 16, d | c << 16);
+		emit_words(p, w, FTPU_ISA_WORDS);
+		a += k, d += k, n -= k;
+		if (!(flags & FTPU_VECTOR_B_FIXED))
+			b += k;
+		if (!(flags & FTPU_VECTOR_C_FIXED) && (op == FTPU_OP_VMAC || op == FTPU_OP_VSEL))
+			c += k;
+	}
+}
+
+/* CONVERT (ACC -> mem) or COPY, split at multiples of N when transposed. */
+static void move(struct words *p, unsigned op, unsigned flags, uint32_t n, uint32_t src,
+		 uint32_t dst, uint32_t N)
+{
+	bool transpose = op == FTPU_OP_CONVERT ? flags & FTPU_TRANSPOSE_CONVERT
+					       : flags & FTPU_TRANSPOSE_COPY;
+	uint32_t max = transpose ? MAX_N / N * N : MAX_N;
+	while (n) {
+		uint32_t k = n < max ? n : max;
+		emit(p, op, flags, k, src, dst);
+		src += k, dst += k, n -= k;
+	}
+}
+
+#define COPY_FLAGS(from, to) ((unsigned)(from) | (unsigned)(to) << 2)
+
+/* ---- the programs ------------------------------------------------------------- */
+
+static void emit_forward(ftpu_trainer *t, struct words *p)
+{
+	const uint32_t N = t->N, Bp = t->Bp;
+	const size_t nl = t->cfg.n_layers;
+
+	/* X, chunk by chunk of N inputs */
+	t->fwd_x_stride = FTPU_ISA_WORDS + (size_t)Bp * N / 2;
+	for (uint32_t kc = 0; kc < t->L[0].kc; kc++) {
+		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB, Bp, t->L[0].ub_in + kc * Bp, 0);
+		size_t at = emit_data(p, (size_t)Bp * N / 2);
+		if (kc == 0)
+			t->fwd_x_at = at;
+	}
+	for (size_t l = 0; l < nl; l++) {
+		const struct layer *y = &t->L[l];
+		for (uint32_t kc = 0; kc < y->kc; kc++)
+			for (uint32_t oc = 0; oc < y->oc; oc++) {
+				emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, y->wm_fwd + (kc * y->oc + oc) * N, 0);
+				emit(p, FTPU_OP_MATMUL,
+				     FTPU_MATMUL_SWAP | (kc ? FTPU_MATMUL_ACCUMULATE : 0), Bp,
+				     y->ub_in + kc * Bp, y->z + oc * Bp);
+			}
+		for (uint32_t oc = 0; oc < y->oc; oc++)
+			vop(p, FTPU_OP_VADD, FTPU_VECTOR_B_FIXED, Bp, y->z + oc * Bp,
+			    t->acc_p + y->pb + oc, 0, y->z + oc * Bp);
+		if (l + 1 < nl) {
+			vop(p, FTPU_OP_VMAX, FTPU_VECTOR_B_FIXED, y->oc * Bp, y->z,
+			    t->acc_k + K_ZERO, 0, y->z);
+			move(p, FTPU_OP_CONVERT, FTPU_MEM_UB, y->oc * Bp, y->z, t->L[l + 1].ub_in, N);
+		}
+	}
+	const struct layer *top = &t->L[nl - 1];
+	emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, top->oc * Bp, top->z, 0);
+}
+
+/* The bf16 tiles of the current weights: W for the forward pass, W^T for
+ * propagating gradients down. */
+static void emit_weight_tiles(ftpu_trainer *t, struct words *p)
+{
+	const uint32_t N = t->N;
+	for (size_t l = 0; l < t->cfg.n_layers; l++) {
+		const struct layer *y = &t->L[l];
+		uint32_t n = y->kc * y->oc * N;
+		move(p, FTPU_OP_CONVERT, FTPU_MEM_WM | FTPU_TRANSPOSE_CONVERT, n, t->acc_p + y->pw,
+		     y->wm_fwd, N);
+		if (l > 0)
+			move(p, FTPU_OP_CONVERT, FTPU_MEM_WM, n, t->acc_p + y->pw, y->wm_bwd, N);
+	}
+}
+
+/* Sums the Bp vectors at base into dst, pairwise from both ends: a fixed
+ * order, so every device and the host's mirror give the same bits. */
+static void emit_tree_sum(ftpu_trainer *t, struct words *p, uint32_t base, uint32_t dst)
+{
+	uint32_t n = t->Bp;
+	while (n > 1) {
+		uint32_t h = n / 2;
+		vop(p, FTPU_OP_VADD, 0, h, base, base + n - h, 0, n - h == 1 ? dst : base);
+		n -= h;
+	}
+	if (t->Bp == 1)
+		vop(p, FTPU_OP_VADD, FTPU_VECTOR_B_FIXED, 1, base, t->acc_k + K_NEG_ZERO, 0, dst);
+}
+
+static void emit_adam(ftpu_trainer *t, struct words *p, uint32_t o, uint32_t n)
+{
+	const unsigned B = FTPU_VECTOR_B_FIXED, BC = FTPU_VECTOR_B_FIXED | FTPU_VECTOR_C_FIXED;
+	const uint32_t g = t->acc_g + o, m = t->acc_m + o, v = t->acc_v + o, w = t->acc_p + o;
+	const uint32_t T1 = t->acc_t[0], T2 = t->acc_t[1], T3 = t->acc_t[2], T4 = t->acc_t[3];
+	const uint32_t k = t->acc_k;
+
+	/* m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2) */
+	vop(p, FTPU_OP_VSUB, 0, n, g, m, 0, T1);
+	vop(p, FTPU_OP_VMAC, B, n, T1, k + K_C1, m, m);
+	vop(p, FTPU_OP_VMUL, 0, n, g, g, 0, T1);
+	vop(p, FTPU_OP_VSUB, 0, n, T1, v, 0, T1);
+	vop(p, FTPU_OP_VMAC, B, n, T1, k + K_C2, v, v);
+	/* T1 = sqrt(v + delta) = (v + delta) / sqrt(v + delta) */
+	vop(p, FTPU_OP_VADD, B, n, v, k + K_DELTA, 0, T1);
+	vop(p, FTPU_OP_VSEED, B | FTPU_VECTOR_HALF, n, T1, k + K_RSQRT_MAGIC, 0, T2);
+	vop(p, FTPU_OP_VMUL, B, n, T1, k + K_HALF, 0, T3);
+	for (int i = 0; i < RSQRT_STEPS; i++) {
+		vop(p, FTPU_OP_VMUL, 0, n, T2, T2, 0, T4);
+		vop(p, FTPU_OP_VMUL, 0, n, T3, T4, 0, T4);
+		vop(p, FTPU_OP_VMAC, BC, n, T4, k + K_MINUS_ONE, k + K_THREE_HALVES, T4);
+		vop(p, FTPU_OP_VMUL, 0, n, T2, T4, 0, T2);
+	}
+	vop(p, FTPU_OP_VMUL, 0, n, T1, T2, 0, T1);
+	/* T2 = 1 / (sqrt + epsilon) */
+	vop(p, FTPU_OP_VADD, B, n, T1, k + K_EPSILON, 0, T1);
+	vop(p, FTPU_OP_VSEED, B, n, T1, k + K_RECIP_MAGIC, 0, T2);
+	for (int i = 0; i < RECIP_STEPS; i++) {
+		vop(p, FTPU_OP_VMUL, 0, n, T1, T2, 0, T4);
+		vop(p, FTPU_OP_VMAC, BC, n, T4, k + K_MINUS_ONE, k + K_TWO, T4);
+		vop(p, FTPU_OP_VMUL, 0, n, T2, T4, 0, T2);
+	}
+	/* w -= (m alpha) / (sqrt(v) + epsilon) */
+	vop(p, FTPU_OP_VMUL, B, n, m, k + K_ALPHA, 0, T3);
+	vop(p, FTPU_OP_VMUL, 0, n, T3, T2, 0, T3);
+	vop(p, FTPU_OP_VSUB, 0, n, w, T3, 0, w);
+}
+
+static void emit_sgd(ftpu_trainer *t, struct words *p, uint32_t o, uint32_t n)
+{
+	const unsigned B = FTPU_VECTOR_B_FIXED;
+	const uint32_t g = t->acc_g + o, m = t->acc_m + o, w = t->acc_p + o, T1 = t->acc_t[0];
+	/* m = m momentum - g lr; w += m (Keras' SGD) */
+	vop(p, FTPU_OP_VMUL, B, n, g, t->acc_k + K_NEG_LR, 0, T1);
+	vop(p, FTPU_OP_VMAC, B, n, m, t->acc_k + K_MOMENTUM, T1, m);
+	vop(p, FTPU_OP_VADD, 0, n, w, m, 0, w);
+}
+
+static void emit_backward(ftpu_trainer *t, struct words *p)
+{
+	const uint32_t N = t->N, Bp = t->Bp;
+	const size_t nl = t->cfg.n_layers;
+	const struct layer *top = &t->L[nl - 1];
+
+	emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB, top->oc * Bp, top->ub_dz, 0);
+	t->bwd_dz_at = emit_data(p, (size_t)top->oc * Bp * N / 2);
+	if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
+		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, 1, t->acc_k + K_ALPHA, 0);
+		t->bwd_alpha_at = emit_data(p, N);
+	}
+	/* every layer's input as tiles (batch chunk x input chunk) for dW */
+	for (size_t l = 0; l < nl; l++)
+		move(p, FTPU_OP_COPY, COPY_FLAGS(FTPU_MEM_UB, FTPU_MEM_WM), t->L[l].kc * Bp,
+		     t->L[l].ub_in, t->L[l].wm_act, N);
+	/* the top dZ in fp32: through an identity tile (exact) */
+	emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, 0, 0);
+	for (uint32_t oc = 0; oc < top->oc; oc++)
+		emit(p, FTPU_OP_MATMUL, oc ? 0 : FTPU_MATMUL_SWAP, Bp, top->ub_dz + oc * Bp,
+		     top->dz + oc * Bp);
+
+	for (size_t l = nl; l-- > 0;) {
+		const struct layer *y = &t->L[l];
+		/* dZ^T: block (oc, bc) to UB[bc][oc * N ..] */
+		for (uint32_t oc = 0; oc < y->oc; oc++)
+			for (uint32_t bc = 0; bc < t->bc; bc++)
+				emit(p, FTPU_OP_CONVERT, FTPU_MEM_UB | FTPU_TRANSPOSE_CONVERT, N,
+				     y->dz + oc * Bp + bc * N, t->ub_dzt + bc * y->oc * N + oc * N);
+		if (l > 0 && l + 1 < nl)
+			move(p, FTPU_OP_CONVERT, FTPU_MEM_UB, y->oc * Bp, y->dz, y->ub_dz, N);
+		/* db (consumes dZ) */
+		for (uint32_t oc = 0; oc < y->oc; oc++)
+			emit_tree_sum(t, p, y->dz + oc * Bp, t->acc_g + y->pb + oc);
+		/* dW^T = dZ^T A: input chunk kc's D outputs, summed over batch chunks */
+		for (uint32_t kc = 0; kc < y->kc; kc++)
+			for (uint32_t bc = 0; bc < t->bc; bc++) {
+				emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, y->wm_act + (kc * t->bc + bc) * N, 0);
+				emit(p, FTPU_OP_MATMUL,
+				     FTPU_MATMUL_SWAP | (bc ? FTPU_MATMUL_ACCUMULATE : 0), y->oc * N,
+				     t->ub_dzt + bc * y->oc * N, t->acc_g + y->pw + kc * y->oc * N);
+			}
+		if (l == 0)
+			break;
+		/* dA = dZ W^T into the layer below's dZ, then its ReLU' */
+		const struct layer *x = &t->L[l - 1];
+		for (uint32_t oc = 0; oc < y->oc; oc++)
+			for (uint32_t kc = 0; kc < y->kc; kc++) {
+				emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, y->wm_bwd + (kc * y->oc + oc) * N, 0);
+				emit(p, FTPU_OP_MATMUL,
+				     FTPU_MATMUL_SWAP | (oc ? FTPU_MATMUL_ACCUMULATE : 0), Bp,
+				     y->ub_dz + oc * Bp, x->dz + kc * Bp);
+			}
+		vop(p, FTPU_OP_VSEL, FTPU_VECTOR_B_FIXED, x->oc * Bp, x->dz, t->acc_k + K_ZERO, x->z,
+		    x->dz);
+	}
+
+	for (uint32_t o = 0; o < t->pn; o += t->chunk) {
+		uint32_t n = t->pn - o < t->chunk ? t->pn - o : t->chunk;
+		if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM)
+			emit_adam(t, p, o, n);
+		else
+			emit_sgd(t, p, o, n);
+	}
+	emit_weight_tiles(t, p);
+}
+
+/* ---- layout ------------------------------------------------------------------- */
+
+static uint32_t chunks(size_t w, uint32_t N) { return (uint32_t)((w + N - 1) / N); }
+
+/* Places everything; FTPU_ERR_SHAPE with the numbers when it does not fit. */
+static int plan(ftpu_trainer *t, const struct ftpu_device_info *info, char *why, size_t len)
+{
+	const uint32_t N = info->rows;
+	const size_t nl = t->cfg.n_layers;
+	const bool adam = t->cfg.optimizer == FTPU_OPTIMIZER_ADAM;
+	uint64_t pn = 0, ub = 0, wm = N, acc_act = 0, dzt = 0, flat = 0;
+
+	t->N = N;
+	if (t->cfg.batch > MAX_N - N) {
+		snprintf(why, len, "batch %zu: at most %u rows a step", t->cfg.batch, MAX_N - N);
+		return FTPU_ERR_SHAPE;
+	}
+	t->Bp = chunks(t->cfg.batch, N) * N;
+	t->bc = t->Bp / N;
+	for (size_t l = 0; l < nl; l++) {
+		struct layer *y = &t->L[l];
+		if (t->widths[l] > MAX_N - N || t->widths[l + 1] > MAX_N - N) {
+			snprintf(why, len, "layer %zu: widths above %u", l + 1, MAX_N - N);
+			return FTPU_ERR_SHAPE;
+		}
+		y->in = (uint32_t)t->widths[l], y->out = (uint32_t)t->widths[l + 1];
+		y->kc = chunks(y->in, N), y->oc = chunks(y->out, N);
+		y->flat_w = flat, y->flat_b = flat + (size_t)y->in * y->out;
+		flat = y->flat_b + y->out;
+		y->pw = (uint32_t)pn, pn += (uint64_t)y->kc * y->oc * N;
+		y->pb = (uint32_t)pn, pn += y->oc;
+		if (pn > VEC_ADDR_LIMIT)
+			break;
+		y->ub_in = (uint32_t)ub, ub += (uint64_t)y->kc * t->Bp;
+		if (l > 0 && l + 1 < nl)
+			y->ub_dz = (uint32_t)ub, ub += (uint64_t)y->oc * t->Bp;
+		y->wm_fwd = (uint32_t)wm, wm += (uint64_t)y->kc * y->oc * N;
+		if (l > 0)
+			y->wm_bwd = (uint32_t)wm, wm += (uint64_t)y->kc * y->oc * N;
+		y->wm_act = (uint32_t)wm, wm += (uint64_t)y->kc * t->Bp;
+		acc_act += 2ull * y->oc * t->Bp;
+		if ((uint64_t)t->bc * y->oc * N > dzt)
+			dzt = (uint64_t)t->bc * y->oc * N;
+	}
+	struct layer *top = &t->L[nl - 1];
+	top->ub_dz = (uint32_t)ub, ub += (uint64_t)top->oc * t->Bp;
+	t->ub_dzt = (uint32_t)ub, ub += dzt;
+	t->flat = flat;
+
+	/* ACC: parameters, slots, gradients, constants, activations, then
+	 * the optimizer's temporaries in what is left */
+	uint64_t acc_lim = info->acc_vectors < VEC_ADDR_LIMIT ? info->acc_vectors : VEC_ADDR_LIMIT;
+	uint64_t fixed = pn * (adam ? 4 : 3) + K_COUNT + acc_act;
+	unsigned temps = adam ? 4 : 1;
+	uint64_t chunk = fixed < acc_lim ? (acc_lim - fixed) / temps : 0;
+	if (chunk > pn)
+		chunk = pn;
+	if (chunk > MAX_N)
+		chunk = MAX_N;
+	const uint64_t min_chunk = pn < N ? pn : N;
+	if (ub > info->ub_vectors) {
+		snprintf(why, len, "batch %zu needs %llu UB vectors (%llu KiB), the device has %u (%u KiB)",
+			 t->cfg.batch, (unsigned long long)ub,
+			 (unsigned long long)(ub * N * 2 / 1024), info->ub_vectors,
+			 info->ub_vectors * N * 2 / 1024);
+		return FTPU_ERR_SHAPE;
+	}
+	if (wm > (uint64_t)info->weight_tiles * N) {
+		snprintf(why, len,
+			 "the model and batch %zu need %llu weight-memory rows (%llu tiles), the "
+			 "device has %u tiles",
+			 t->cfg.batch, (unsigned long long)wm, (unsigned long long)(wm / N),
+			 info->weight_tiles);
+		return FTPU_ERR_SHAPE;
+	}
+	if (pn > VEC_ADDR_LIMIT || chunk < min_chunk) {
+		snprintf(why, len,
+			 "the model (%llu parameter vectors of %u) and batch %zu need %llu "
+			 "accumulator vectors, the device has %llu (usable by the vector unit)",
+			 (unsigned long long)pn, N, t->cfg.batch,
+			 (unsigned long long)(fixed + temps * min_chunk), (unsigned long long)acc_lim);
+		return FTPU_ERR_SHAPE;
+	}
+	t->pn = (uint32_t)pn;
+	t->chunk = (uint32_t)chunk;
+	t->acc_p = 0;
+	t->acc_m = t->pn;
+	t->acc_g = 2 * t->pn;
+	t->acc_v = adam ? 3 * t->pn : t->acc_g; /* unused by SGD */
+	uint32_t at = t->pn * (adam ? 4 : 3);
+	t->acc_k = at, at += K_COUNT;
+	for (size_t l = 0; l < nl; l++) {
+		t->L[l].z = at, at += t->L[l].oc * t->Bp;
+		t->L[l].dz = at, at += t->L[l].oc * t->Bp;
+	}
+	for (unsigned i = 0; i < 4; i++)
+		t->acc_t[i] = i < temps ? at + i * t->chunk : t->acc_t[0];
+	return FTPU_OK;
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+static float bits_f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+static void add_stats(struct ftpu_train_stats *a, const struct ftpu_stats *s)
+{
+	a->cycles += s->cycles, a->macs += s->macs, a->instructions += s->instructions;
+	a->bytes_in += s->bytes_in, a->bytes_out += s->bytes_out;
+}
+
+/* Checks the trainer may use the device; the caller holds the lock. */
+static int check_owner(ftpu_trainer *t, const char *fn)
+{
+	if (t->failed)
+		return ftpu__fail(t->dev, FTPU_ERR_STATE,
+				  "%s: an earlier step of this trainer failed; its state on the "
+				  "device is lost (create a new one)", fn);
+	if (ftpu__run_count(t->dev) != t->runs)
+		return ftpu__fail(t->dev, FTPU_ERR_STATE,
+				  "%s: another program or a reset ran on the device since this "
+				  "trainer's last call; its training state there is gone",
+				  fn);
+	return FTPU_OK;
+}
+
+/* Runs words on the device (lock held), adding to the trainer's stats. */
+static int run(ftpu_trainer *t, const uint32_t *words, size_t n, uint32_t *data,
+	       size_t data_words)
+{
+	struct ftpu_exec x = { .words = words, .n_words = n, .data = data,
+			       .data_words = data_words };
+	struct ftpu_stats st;
+	int ret = ftpu__execute(t->dev, &x, &st);
+	/* whatever happened, the weight memory is no longer a GEMM's */
+	ftpu__wm_resident(t->dev)->valid = false;
+	t->runs = ftpu__run_count(t->dev);
+	if (!ret && x.data_got != data_words)
+		ret = ftpu__fail(t->dev, FTPU_ERR_PROTOCOL,
+				 "training: the device sent %zu DATA words, the step expects %zu",
+				 x.data_got, data_words);
+	if (ret) {
+		t->failed = true;
+		return ret;
+	}
+	add_stats(&t->st, &st);
+	return FTPU_OK;
+}
+
+static void begin_stats(ftpu_trainer *t)
+{
+	double c = t->st.compile_seconds;
+	memset(&t->st, 0, sizeof(t->st));
+	t->st.compile_seconds = c;
+	t->st.host_seconds = ftpu__now_s();
+}
+
+static void end_stats(ftpu_trainer *t)
+{
+	const struct ftpu_device_info *info = ftpu__info(t->dev);
+	t->st.steps = t->steps;
+	t->st.host_seconds = ftpu__now_s() - t->st.host_seconds;
+	t->st.utilization = t->st.cycles ? (double)t->st.macs /
+						   ((double)info->rows * info->cols * t->st.cycles)
+					 : 0.0;
+}
+
+static int forward(ftpu_trainer *t, const float *x, size_t rows)
+{
+	const uint32_t N = t->N, Bp = t->Bp;
+	const size_t in = t->widths[0];
+	for (uint32_t kc = 0; kc < t->L[0].kc; kc++) {
+		uint32_t *w = t->fwd.w + t->fwd_x_at + kc * t->fwd_x_stride;
+		for (uint32_t b = 0; b < Bp; b++)
+			for (uint32_t c = 0; c < N; c += 2) {
+				uint32_t lo = 0, hi = 0;
+				size_t j = (size_t)kc * N + c;
+				if (b < rows && j < in)
+					lo = ftpu_f32_to_bf16(f32_bits(x[b * in + j]));
+				if (b < rows && j + 1 < in)
+					hi = ftpu_f32_to_bf16(f32_bits(x[b * in + j + 1]));
+				*w++ = lo | hi << 16;
+			}
+	}
+	return run(t, t->fwd.w, t->fwd.n, t->data, t->data_words);
+}
+
+/* Logit j of row b from the DATA words. */
+static float logit(const ftpu_trainer *t, size_t b, size_t j)
+{
+	return bits_f32(t->data[((j / t->N) * t->Bp + b) * t->N + j % t->N]);
+}
+
+static int check_call(ftpu_trainer *t, const char *fn, const void *x, size_t rows)
+{
+	if (!t)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "%s: trainer is NULL", fn);
+	if (!x)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: x is NULL", fn);
+	if (!rows || rows > t->cfg.batch)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: %zu rows, the trainer takes 1..%zu",
+				  fn, rows, t->cfg.batch);
+	return FTPU_OK;
+}
+
+int ftpu_train_logits(ftpu_trainer *t, const float *x, size_t rows, float *logits)
+{
+	int ret = check_call(t, "ftpu_train_logits", x, rows);
+	if (ret)
+		return ret;
+	if (!logits)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "ftpu_train_logits: logits is NULL");
+	ftpu__lock(t->dev);
+	begin_stats(t);
+	if (!(ret = check_owner(t, "ftpu_train_logits")) && !(ret = forward(t, x, rows))) {
+		const size_t out = t->widths[t->cfg.n_layers];
+		for (size_t b = 0; b < rows; b++)
+			for (size_t j = 0; j < out; j++)
+				logits[b * out + j] = logit(t, b, j);
+		end_stats(t);
+	}
+	ftpu__unlock(t->dev);
+	return ret;
+}
+
+int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size_t rows,
+		    float *loss)
+{
+	int ret = check_call(t, "ftpu_train_step", x, rows);
+	if (ret)
+		return ret;
+	const size_t out = t->widths[t->cfg.n_layers];
+	if (!labels)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "ftpu_train_step: labels is NULL");
+	for (size_t b = 0; b < rows; b++)
+		if (labels[b] >= out)
+			return ftpu__fail(t->dev, FTPU_ERR_INVALID,
+					  "ftpu_train_step: label %u of row %zu: the model has %zu classes",
+					  labels[b], b, out);
+	ftpu__lock(t->dev);
+	begin_stats(t);
+	if ((ret = check_owner(t, "ftpu_train_step")) || (ret = forward(t, x, rows)))
+		goto out;
+
+	/* softmax cross-entropy on the host: the loss and dZ = (p - onehot) / rows */
+	const uint32_t N = t->N, Bp = t->Bp;
+	const float inv = 1.0f / (float)rows;
+	double sum = 0.0;
+	float *d = t->dz;
+	for (size_t b = 0; b < rows; b++) {
+		float mx = logit(t, b, 0), s = 0.0f;
+		for (size_t j = 1; j < out; j++)
+			mx = logit(t, b, j) > mx ? logit(t, b, j) : mx;
+		for (size_t j = 0; j < out; j++) {
+			d[j] = expf(logit(t, b, j) - mx);
+			s += d[j];
+		}
+		sum += (double)(logf(s) - (logit(t, b, labels[b]) - mx));
+		for (size_t j = 0; j < out; j++)
+			d[j] = (d[j] / s - (j == labels[b] ? 1.0f : 0.0f)) * inv;
+		d += out;
+	}
+	uint32_t *w = t->bwd.w + t->bwd_dz_at;
+	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
+		for (uint32_t b = 0; b < Bp; b++)
+			for (uint32_t c = 0; c < N; c += 2) {
+				size_t j = (size_t)oc * N + c;
+				uint32_t lo = 0, hi = 0;
+				if (b < rows && j < out)
+					lo = ftpu_f32_to_bf16(f32_bits(t->dz[b * out + j]));
+				if (b < rows && j + 1 < out)
+					hi = ftpu_f32_to_bf16(f32_bits(t->dz[b * out + j + 1]));
+				*w++ = lo | hi << 16;
+			}
+	if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
+		/* Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t), in double */
+		const struct ftpu_train_config *c = &t->cfg;
+		double step = (double)(t->steps + 1);
+		float alpha = (float)(c->learning_rate * sqrt(1.0 - pow(c->beta2, step)) /
+				      (1.0 - pow(c->beta1, step)));
+		for (uint32_t i = 0; i < N; i++)
+			t->bwd.w[t->bwd_alpha_at + i] = f32_bits(alpha);
+	}
+	if ((ret = run(t, t->bwd.w, t->bwd.n, NULL, 0)))
+		goto out;
+	t->steps++;
+	if (loss)
+		*loss = (float)(sum / (double)rows);
+	end_stats(t);
+out:
+	ftpu__unlock(t->dev);
+	return ret;
+}
+
+/* ---- state in and out ----------------------------------------------------------- */
+
+static uint32_t part_base(const ftpu_trainer *t, enum ftpu_train_part part)
+{
+	return part == FTPU_TRAIN_PARAMS ? t->acc_p : part == FTPU_TRAIN_SLOT1 ? t->acc_m : t->acc_v;
+}
+
+/* ACC vector and lane of flat value i. */
+static void flat_place(const ftpu_trainer *t, size_t i, uint32_t *vec, uint32_t *lane)
+{
+	const uint32_t N = t->N;
+	for (size_t l = 0; l < t->cfg.n_layers; l++) {
+		const struct layer *y = &t->L[l];
+		if (i >= y->flat_b + y->out)
+			continue;
+		if (i >= y->flat_b) {
+			size_t j = i - y->flat_b;
+			*vec = y->pb + (uint32_t)(j / N), *lane = (uint32_t)(j % N);
+		} else {
+			size_t r = (i - y->flat_w) / y->out, j = (i - y->flat_w) % y->out;
+			*vec = y->pw + (uint32_t)(r / N) * y->oc * N + (uint32_t)j;
+			*lane = (uint32_t)(r % N);
+		}
+		return;
+	}
+}
+
+static int check_part(ftpu_trainer *t, const char *fn, enum ftpu_train_part part,
+		      const void *values)
+{
+	if (!t)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "%s: trainer is NULL", fn);
+	if (!values)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: values is NULL", fn);
+	if (part != FTPU_TRAIN_PARAMS && part != FTPU_TRAIN_SLOT1 && part != FTPU_TRAIN_SLOT2)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: no part %d", fn, (int)part);
+	return FTPU_OK;
+}
+
+size_t ftpu_train_size(const ftpu_trainer *t) { return t ? t->flat : 0; }
+
+int ftpu_train_read(ftpu_trainer *t, enum ftpu_train_part part, float *values)
+{
+	int ret = check_part(t, "ftpu_train_read", part, values);
+	if (ret)
+		return ret;
+	if (part == FTPU_TRAIN_SLOT2 && t->cfg.optimizer != FTPU_OPTIMIZER_ADAM) {
+		memset(values, 0, t->flat * sizeof(*values));
+		return FTPU_OK;
+	}
+	const uint32_t N = t->N, base = part_base(t, part);
+	struct words p = { 0 };
+	for (uint32_t o = 0; o < t->pn; o += MAX_N)
+		emit(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, t->pn - o < MAX_N ? t->pn - o : MAX_N,
+		     base + o, 0);
+	size_t nd = (size_t)t->pn * N;
+	uint32_t *data = malloc((nd + 1) * sizeof(*data));
+	if (p.oom || !data) {
+		free(p.w), free(data);
+		return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_read: out of memory");
+	}
+	ftpu__lock(t->dev);
+	begin_stats(t);
+	if (!(ret = check_owner(t, "ftpu_train_read")) && !(ret = run(t, p.w, p.n, data, nd))) {
+		for (size_t i = 0; i < t->flat; i++) {
+			uint32_t v, lane;
+			flat_place(t, i, &v, &lane);
+			values[i] = bits_f32(data[(size_t)v * N + lane]);
+		}
+		end_stats(t);
+	}
+	ftpu__unlock(t->dev);
+	free(p.w), free(data);
+	return ret;
+}
+
+int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *values)
+{
+	int ret = check_part(t, "ftpu_train_write", part, values);
+	if (ret)
+		return ret;
+	if (part == FTPU_TRAIN_SLOT2 && t->cfg.optimizer != FTPU_OPTIMIZER_ADAM)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID,
+				  "ftpu_train_write: SGD has no second slot");
+	const uint32_t N = t->N, base = part_base(t, part);
+	struct words p = { 0 };
+	size_t at[(VEC_ADDR_LIMIT + MAX_N - 1) / MAX_N] = { 0 };
+	unsigned pieces = 0;
+	for (uint32_t o = 0; o < t->pn; o += MAX_N) {
+		uint32_t n = t->pn - o < MAX_N ? t->pn - o : MAX_N;
+		emit(&p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, n, base + o, 0);
+		at[pieces++] = emit_data(&p, (size_t)n * N);
+	}
+	if (p.oom) {
+		free(p.w);
+		return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_write: out of memory");
+	}
+	/* padding stays +0: the words are zeros until a value lands */
+	for (size_t i = 0; i < t->flat; i++) {
+		uint32_t v, lane;
+		flat_place(t, i, &v, &lane);
+		p.w[at[v / MAX_N] + (size_t)(v % MAX_N) * N + lane] = f32_bits(values[i]);
+	}
+	if (part == FTPU_TRAIN_PARAMS)
+		emit_words(&p, t->refresh.w, t->refresh.n);
+	if (p.oom) {
+		free(p.w);
+		return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_write: out of memory");
+	}
+	ftpu__lock(t->dev);
+	begin_stats(t);
+	if (!(ret = check_owner(t, "ftpu_train_write")) && !(ret = run(t, p.w, p.n, NULL, 0)))
+		end_stats(t);
+	ftpu__unlock(t->dev);
+	free(p.w);
+	return ret;
+}
+
+int ftpu_train_set_steps(ftpu_trainer *t, uint64_t steps)
+{
+	if (!t)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_train_set_steps: trainer is NULL");
+	t->steps = steps;
+	return FTPU_OK;
+}
+
+int ftpu_train_stats(const ftpu_trainer *t, struct ftpu_train_stats *stats)
+{
+	if (!t || !stats)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_train_stats: %s is NULL",
+				  t ? "stats" : "trainer");
+	*stats = t->st;
+	return FTPU_OK;
+}
+
+/* ---- creating ------------------------------------------------------------------- */
+
+void ftpu_train_destroy(ftpu_trainer *t)
+{
+	if (!t)
+		return;
+	free(t->fwd.w), free(t->bwd.w), free(t->refresh.w);
+	free(t->data), free(t->dz);
+	free(t);
+}
+
+static int check_config(const struct ftpu_train_config *c, char *why, size_t len)
+{
+	if (!c->n_layers || c->n_layers > FTPU_TRAIN_MAX_LAYERS || !c->widths) {
+		snprintf(why, len, "%zu layers: 1..%d, with n_layers + 1 widths", c->n_layers,
+			 FTPU_TRAIN_MAX_LAYERS);
+		return FTPU_ERR_INVALID;
+	}
+	for (size_t l = 0; l <= c->n_layers; l++)
+		if (!c->widths[l]) {
+			snprintf(why, len, "width %zu is 0", l);
+			return FTPU_ERR_INVALID;
+		}
+	if (c->widths[c->n_layers] > 256) {
+		snprintf(why, len, "%zu classes: labels are bytes, at most 256",
+			 c->widths[c->n_layers]);
+		return FTPU_ERR_INVALID;
+	}
+	if (!c->batch) {
+		snprintf(why, len, "batch 0");
+		return FTPU_ERR_INVALID;
+	}
+	if (!(c->learning_rate > 0.0f) || !isfinite(c->learning_rate)) {
+		snprintf(why, len, "learning rate %g: positive and finite", c->learning_rate);
+		return FTPU_ERR_INVALID;
+	}
+	if (c->optimizer == FTPU_OPTIMIZER_ADAM) {
+		if (!(c->beta1 >= 0.0f && c->beta1 < 1.0f) || !(c->beta2 >= 0.0f && c->beta2 < 1.0f) ||
+		    !(c->epsilon >= 1e-30f && c->epsilon <= 1.0f)) {
+			snprintf(why, len, "Adam beta1 %g, beta2 %g in [0, 1), epsilon %g in "
+				 "[1e-30, 1]", c->beta1, c->beta2, c->epsilon);
+			return FTPU_ERR_INVALID;
+		}
+	} else if (c->optimizer == FTPU_OPTIMIZER_SGD) {
+		if (!(c->momentum >= 0.0f && c->momentum < 1.0f)) {
+			snprintf(why, len, "SGD momentum %g: in [0, 1)", c->momentum);
+			return FTPU_ERR_INVALID;
+		}
+	} else {
+		snprintf(why, len, "unknown optimizer %d", (int)c->optimizer);
+		return FTPU_ERR_INVALID;
+	}
+	return FTPU_OK;
+}
+
+/* The constants, the identity tile, zeroed slots, the first weight tiles. */
+static int emit_init(ftpu_trainer *t, struct words *p)
+{
+	const uint32_t N = t->N;
+	const struct ftpu_train_config *c = &t->cfg;
+	const bool adam = c->optimizer == FTPU_OPTIMIZER_ADAM;
+	uint32_t k[K_COUNT] = {
+		[K_ZERO] = 0, [K_NEG_ZERO] = 0x80000000u, [K_HALF] = f32_bits(0.5f),
+		[K_THREE_HALVES] = f32_bits(1.5f), [K_MINUS_ONE] = f32_bits(-1.0f),
+		[K_TWO] = f32_bits(2.0f), [K_RSQRT_MAGIC] = RSQRT_MAGIC,
+		[K_RECIP_MAGIC] = RECIP_MAGIC, [K_DELTA] = DELTA_BITS,
+		[K_EPSILON] = f32_bits(adam ? c->epsilon : 0.0f),
+		[K_C1] = f32_bits(adam ? 1.0f - c->beta1 : 0.0f),
+		[K_C2] = f32_bits(adam ? 1.0f - c->beta2 : 0.0f),
+		[K_NEG_LR] = f32_bits(-c->learning_rate),
+		[K_MOMENTUM] = f32_bits(adam ? 0.0f : c->momentum), [K_ALPHA] = 0,
+	};
+	emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, K_COUNT, t->acc_k, 0);
+	size_t at = emit_data(p, (size_t)K_COUNT * N);
+	for (unsigned i = 0; i < K_COUNT && !p->oom; i++)
+		for (uint32_t j = 0; j < N; j++)
+			p->w[at + i * N + j] = k[i];
+	emit(p, FTPU_OP_HOST_READ, FTPU_MEM_WM, N, 0, 0);
+	at = emit_data(p, (size_t)N * N / 2);
+	for (uint32_t r = 0; r < N && !p->oom; r++)
+		p->w[at + r * N / 2 + r / 2] = (uint32_t)0x3F80 << (r % 2 ? 16 : 0);
+	/* zero parameters and slots: VSEL of +0 over whatever ACC held */
+	uint32_t zero_n = t->pn * (adam ? 4 : 3);
+	vop(p, FTPU_OP_VSEL, FTPU_VECTOR_B_FIXED | FTPU_VECTOR_C_FIXED, zero_n, t->acc_p,
+	    t->acc_k + K_ZERO, t->acc_k + K_ZERO, t->acc_p);
+	emit_weight_tiles(t, p);
+	return p->oom ? FTPU_ERR_NOMEM : FTPU_OK;
+}
+
+int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftpu_trainer **out)
+{
+	char why[256] = "";
+	int ret;
+
+	if ((ret = ftpu__check_device(dev, "ftpu_train_create")))
+		return ret;
+	if (!cfg || !out)
+		return ftpu__fail(dev, FTPU_ERR_INVALID, "ftpu_train_create: %s is NULL",
+				  cfg ? "out" : "cfg");
+	if ((ret = check_config(cfg, why, sizeof(why))))
+		return ftpu__fail(dev, ret, "ftpu_train_create: %s", why);
+
+	double t0 = ftpu__now_s();
+	ftpu_trainer *t = calloc(1, sizeof(*t));
+	if (!t)
+		return ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_train_create: out of memory");
+	t->dev = dev;
+	t->cfg = *cfg;
+	memcpy(t->widths, cfg->widths, (cfg->n_layers + 1) * sizeof(size_t));
+	t->cfg.widths = t->widths;
+
+	ftpu__lock(dev);
+	const struct ftpu_device_info info = *ftpu__info(dev);
+	ftpu__unlock(dev);
+	if (!(info.features & FTPU_FEATURE_VECTOR_UNIT)) {
+		ret = ftpu__fail(dev, FTPU_ERR_UNSUPPORTED,
+				 "ftpu_train_create: the device (%s) has no vector unit, so it "
+				 "cannot keep the optimizer; train with ftpu_gemm",
+				 info.transport);
+		goto fail;
+	}
+	if (info.rows != info.cols) {
+		ret = ftpu__fail(dev, FTPU_ERR_UNSUPPORTED, "ftpu_train_create: a %ux%u array",
+				 info.rows, info.cols);
+		goto fail;
+	}
+	if ((ret = plan(t, &info, why, sizeof(why)))) {
+		ftpu__fail(dev, ret, "ftpu_train_create: %s", why);
+		goto fail;
+	}
+	struct words init = { 0 };
+	emit_forward(t, &t->fwd);
+	emit_backward(t, &t->bwd);
+	emit_weight_tiles(t, &t->refresh);
+	ret = emit_init(t, &init);
+	t->data_words = (size_t)t->L[cfg->n_layers - 1].oc * t->Bp * t->N;
+	t->data = malloc((t->data_words + 1) * sizeof(*t->data));
+	t->dz = malloc(cfg->batch * t->widths[cfg->n_layers] * sizeof(*t->dz));
+	if (ret || t->fwd.oom || t->bwd.oom || t->refresh.oom || !t->data || !t->dz) {
+		free(init.w);
+		ret = ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_train_create: out of memory");
+		goto fail;
+	}
+	t->st.compile_seconds = ftpu__now_s() - t0;
+
+	ftpu__lock(dev);
+	t->runs = ftpu__run_count(dev);
+	begin_stats(t);
+	ret = run(t, init.w, init.n, NULL, 0);
+	if (!ret)
+		end_stats(t);
+	ftpu__unlock(dev);
+	free(init.w);
+	if (ret)
+		goto fail;
+	*out = t;
+	return FTPU_OK;
+fail:
+	ftpu_train_destroy(t);
+	return ret;
+}
