@@ -247,5 +247,6 @@ test_runtime_MODELS := device_16 device_4p
 hello_gemm_MODELS := device_16 device_4p
 bench_gemm_MODELS := device_16 device_4p
 test_libftpu_sim_MODELS := device_16 device_4p
+test_train_sim_MODELS := device_16 device_4p
 fashion_mnist_MODELS := device_16 device_4p
 test_fashion_mnist_MODELS := device_16 device_4p

@@ -81,7 +81,8 @@ typedef struct ftpu_device ftpu_device;
  *                        linked); in the shared libftpu.so only: a
  *                        program linked with the static libftpu.a gets
  *                        FTPU_ERR_UNSUPPORTED
- *   "ref"                the C model of the device (bit-exact, fast)
+ *   "ref"                the C model of the device (bit-exact, fast);
+ *                        "ref:rows=4" in sim:rows=4's configuration
  *   "uart:TTY[@BAUD]"    a serial port, default 3000000 baud
  *   "xdma:/dev/xdmaN"    a PCIe card through the Xilinx XDMA driver
  *   "usb:..."            a USB link (docs/transports.md)

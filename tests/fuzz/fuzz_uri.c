@@ -16,7 +16,7 @@
  * usb: hex IDs, a serial of letters, digits, '-', '_' and '.', shorter
  * than 64, channel -1/0/1, a timeout in 1 ..= 3600000 ms; xdma: the base
  * as given; sim: a square array, a known board, a trace name that fits;
- * ref: no options), and written back in canonical form it parses to the
+ * ref: none but rows=4), and written back in canonical form it parses to the
  * same fields. All buffers are exactly their size (ASan).
  *
  * make fuzz-uri runs it (mk/fuzz.mk); test_fuzz_replay replays the corpus
@@ -193,8 +193,10 @@ static int fuzz_uri_one(const uint8_t *data, size_t size)
 
 	err[0] = '\0';
 	if (slen == 3 && !memcmp(uri, "ref", 3)) {
-		int ret = ftpu__uri_parse_ref(opts, err, err_len);
-		FUZZ_CHECK(!ret == !opts[0]);
+		bool rows4;
+		int ret = ftpu__uri_parse_ref(opts, &rows4, err, err_len);
+		FUZZ_CHECK(!ret == (!opts[0] || !strcmp(opts, "rows=4")));
+		FUZZ_CHECK(ret || rows4 == !!opts[0]);
 		if (ret)
 			urif_refused(ret, err, err_len, false);
 	} else if (slen == 4 && !memcmp(uri, "uart", 4)) {

@@ -45,7 +45,7 @@ static void test_uris(void **state)
 	static const struct { const char *uri; int status; } bad[] = {
 		{ "nosuch", FTPU_ERR_NOT_FOUND },
 		{ "simx", FTPU_ERR_NOT_FOUND },
-		{ "ref:rows=4", FTPU_ERR_INVALID },
+		{ "ref:rows=8", FTPU_ERR_INVALID },
 		{ "sim:rows", FTPU_ERR_INVALID },
 		{ "sim:rows=", FTPU_ERR_INVALID },
 		{ "sim:rows=abc", FTPU_ERR_INVALID },
@@ -216,7 +216,8 @@ static void test_fault_and_recovery(void **state)
 		dh_prog_instr(&p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, 1, 7, 0);
 		for (unsigned i = 0; i < 16; i++)
 			dh_prog_word(&p, 0x1000u + i);
-		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, 1, 4096, 0); /* out of range */
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, 1, FTPU_DEV_DEFAULT_ACC_VECTORS,
+			      0); /* out of range */
 		/* a long tail the device must discard */
 		dh_prog_instr(&p, FTPU_OP_HOST_READ, FTPU_MEM_WM, 1024, 0, 0);
 		for (unsigned i = 0; i < 1024 * 8; i++)

@@ -43,13 +43,13 @@ struct fixture {
 /* ---- fixture ----------------------------------------------------------------- */
 
 #ifdef DH_NO_SIM
-/* mk/models.mk DEVICE_16_PARAMS and DEVICE_4P_PARAMS. */
-static const struct ftpu_ref_device_config cfg_16 = {
-	16, 1, 4096, 16384, 4096, 256, 8192, 100000000,
-};
-static const struct ftpu_ref_device_config cfg_4p = {
-	4, 4, 256, 256, 256, 16, 8192, 100000000,
-};
+/* spec/ftpu.toml's device_16 and device_4p, as the models are built. */
+#define SPEC_CFG(D)                                                                       \
+	{ FTPU_DEV_##D##_N, FTPU_DEV_##D##_ROW_DELAY, FTPU_DEV_##D##_UB_VECTORS,             \
+	  FTPU_DEV_##D##_WM_ROWS, FTPU_DEV_##D##_ACC_VECTORS, FTPU_DEV_##D##_BIAS_VECTORS,   \
+	  FTPU_DEV_##D##_IQ_WORDS, FTPU_DEV_##D##_CLOCK_HZ, FTPU_DEV_##D##_VECTOR_UNIT }
+static const struct ftpu_ref_device_config cfg_16 = SPEC_CFG(DEVICE_16);
+static const struct ftpu_ref_device_config cfg_4p = SPEC_CFG(DEVICE_4P);
 #endif
 
 static int setup_model(void **state, const char *name,

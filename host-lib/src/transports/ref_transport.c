@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ref_transport.c - the "ref" URI: the C model of the device
- * (ref_device.h) in process. It executes every frame the moment its bytes
+ * (ref_device.h) in process; "ref:rows=4" is it in sim:rows=4's
+ * configuration. It executes every frame the moment its bytes
  * arrive, so a read finds everything the device will ever send.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ftpu.h"
+#include "ftpu_spec.h"
 #include "ref_device.h"
 #include "transport.h"
 #include "uri.h"
@@ -18,10 +20,23 @@ static int ref_open(const char *opts, void **ctx, char *err, size_t err_len)
 	struct ftpu_ref_device *d;
 	int ret;
 
-	ret = ftpu__uri_parse_ref(opts, err, err_len);
+	bool rows4;
+	ret = ftpu__uri_parse_ref(opts, &rows4, err, err_len);
 	if (ret)
 		return ret;
 	ftpu_ref_device_default_config(&cfg);
+	if (rows4) /* spec/ftpu.toml [device.device_4p], as sim:rows=4 */
+		cfg = (struct ftpu_ref_device_config){
+			.n = FTPU_DEV_DEVICE_4P_N,
+			.row_delay = FTPU_DEV_DEVICE_4P_ROW_DELAY,
+			.ub_vectors = FTPU_DEV_DEVICE_4P_UB_VECTORS,
+			.wm_rows = FTPU_DEV_DEVICE_4P_WM_ROWS,
+			.acc_vectors = FTPU_DEV_DEVICE_4P_ACC_VECTORS,
+			.bias_vectors = FTPU_DEV_DEVICE_4P_BIAS_VECTORS,
+			.rx_words = FTPU_DEV_DEVICE_4P_IQ_WORDS,
+			.clock_hz = FTPU_DEV_DEVICE_4P_CLOCK_HZ,
+			.vector_unit = FTPU_DEV_DEVICE_4P_VECTOR_UNIT,
+		};
 	ret = ftpu_ref_device_open(&cfg, &d);
 	if (ret) {
 		snprintf(err, err_len, "cannot create the C device model: %s",

@@ -41,12 +41,14 @@ void ftpu__uri_split(const char *uri, size_t *scheme_len, const char **opts)
 
 /* ---- ref -------------------------------------------------------------------------- */
 
-int ftpu__uri_parse_ref(const char *opts, char *err, size_t err_len)
+int ftpu__uri_parse_ref(const char *opts, bool *rows4, char *err, size_t err_len)
 {
-	if (opts[0]) {
+	*rows4 = !strcmp(opts, "rows=4");
+	if (opts[0] && !*rows4) {
 		/* a long one elided, so the message ends as written */
-		snprintf(err, err_len, "ref takes no options (got \"%.64s%s\")", opts,
-			 strlen(opts) > 64 ? "..." : "");
+		snprintf(err, err_len,
+			 "ref takes no options but rows=4, the configuration of sim:rows=4 "
+			 "(got \"%.64s%s\")", opts, strlen(opts) > 64 ? "..." : "");
 		return FTPU_ERR_INVALID;
 	}
 	return FTPU_OK;

@@ -23,8 +23,9 @@
  * *opts. */
 void ftpu__uri_split(const char *uri, size_t *scheme_len, const char **opts);
 
-/* ref: no options. */
-int ftpu__uri_parse_ref(const char *opts, char *err, size_t err_len);
+/* ref: no options, or "rows=4" (*rows4: the device_4p configuration that
+ * sim:rows=4 runs). */
+int ftpu__uri_parse_ref(const char *opts, bool *rows4, char *err, size_t err_len);
 
 /* uart: "PATH[@BAUD]", BAUD a whole number FTPU__UART_MIN_BAUD ..=
  * FTPU__UART_MAX_BAUD (default FTPU__UART_DEFAULT_BAUD); path gets PATH
