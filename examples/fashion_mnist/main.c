@@ -93,7 +93,7 @@ static const char *const class_names[IDX_CLASSES] = {
 };
 
 struct options {
-	const char *backend, *data, *out, *save, *eval;
+	const char *backend, *data, *out, *save, *eval, *mode;
 	size_t epochs, batch, subset, test_subset; /* 0: default */
 	uint64_t seed;
 };
@@ -110,6 +110,11 @@ static void usage(FILE *f)
 "  --backend B       sim: the Verilated device (default, slow);\n"
 "                    ref: the bit-exact C model of the device (fast);\n"
 "                    cpu: plain fp32 matmuls on the host, no device\n"
+"  --mode M          device: the whole step on the device, weights and Adam's\n"
+"                    slots kept there, the host sends batches and does the\n"
+"                    softmax (the default for sim and ref);\n"
+"                    gemm: every matmul through ftpu_gemm, the rest on the\n"
+"                    host (the default for a device without a vector unit)\n"
 "  --epochs N        passes over the training samples (default 1)\n"
 "  --batch N         batch size (default 128)\n"
 "  --seed N          weights and shuffling (default 1)\n"
@@ -193,7 +198,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		static const char *const known[] = {
 			"--backend", "--epochs",      "--batch", "--seed",
 			"--subset",  "--test-subset", "--data",	 "--out",
-			"--save",    "--eval",
+			"--save",    "--eval",	      "--mode",
 		};
 		bool ok = false;
 		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -219,6 +224,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->backend = val;
+		} else if (!strcmp(flag, "--mode")) {
+			if (strcmp(val, "device") && strcmp(val, "gemm")) {
+				error("--mode: '%s' is not device or gemm", val);
+				return -1;
+			}
+			o->mode = val;
 		} else if (!strcmp(flag, "--data")) {
 			o->data = val;
 		} else if (!strcmp(flag, "--out")) {
@@ -244,6 +255,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			else
 				o->test_subset = v;
 		}
+	}
+	if (o->mode && !strcmp(o->backend, "cpu")) {
+		error("--mode: the cpu backend has no device (it trains in fp32 "
+		      "on the host)");
+		return -1;
 	}
 	if (o->eval && (o->save || o->epochs || o->batch || o->subset)) {
 		error("--eval loads weights and trains nothing: it takes no "
@@ -541,9 +557,20 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 		order[i] = i;
 	struct mlp_rng shuffle = {o->seed ^ 0x5f0c3a2b9d1e4f67ull};
 
-	printf("ftpu: Fashion-MNIST MLP %d-%d-%d trained with every matmul on "
-	       "%s\n",
-	       PIXELS, HIDDEN, IDX_CLASSES, backend_desc(be));
+	const bool on_device =
+		be->dev && (o->mode ? !strcmp(o->mode, "device") : be->vector_unit);
+	if (on_device && mlp_device_attach(&m, be, batch)) {
+		error("%s", be->err);
+		goto out;
+	}
+	if (on_device)
+		printf("ftpu: Fashion-MNIST MLP %d-%d-%d trained on %s: the whole "
+		       "step on the device (weights and Adam's slots kept there)\n",
+		       PIXELS, HIDDEN, IDX_CLASSES, backend_desc(be));
+	else
+		printf("ftpu: Fashion-MNIST MLP %d-%d-%d trained with every matmul "
+		       "on %s\n",
+		       PIXELS, HIDDEN, IDX_CLASSES, backend_desc(be));
 	printf("  %zu of %zu training samples, %zu of %zu test samples, "
 	       "batch %zu, %zu epoch%s of %zu steps, Adam lr %g, seed %llu\n",
 	       n_train, train->images.count, n_test, test->images.count, batch,
@@ -645,11 +672,11 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 			goto out;
 		}
 		printf("epoch %zu/%zu: train loss %.4f, test accuracy %.4f, "
-		       "%.1f s (train %.1f s, %.0f%% in matmuls; "
+		       "%.1f s (train %.1f s, %.0f%% in %s; "
 		       "test %.1f s)\n",
 		       e, epochs, r.loss, acc, train_s + test_s, train_s,
 		       train_s > 0 ? 100 * tr.gemm_seconds / train_s : 0,
-		       test_s);
+		       on_device ? "device steps" : "matmuls", test_s);
 		if (be->dev)
 			printf("  device (training): %.2f G MACs in %.1f M "
 			       "cycles, utilization %.1f%%, %.1f MB in / "
@@ -657,6 +684,18 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 			       (double)tr.macs / 1e9, (double)tr.cycles / 1e6,
 			       100 * util, (double)tr.bytes_in / 1e6,
 			       (double)tr.bytes_out / 1e6);
+		if (be->dev)
+			printf("  per step: %.0f k cycles, %.1f KB in / %.1f KB "
+			       "out\n",
+			       (double)tr.cycles / 1e3 / (double)steps,
+			       (double)tr.bytes_in / 1e3 / (double)steps,
+			       (double)tr.bytes_out / 1e3 / (double)steps);
+		if (on_device && e == 1)
+			printf("  compiled once in %.1f ms; the first step %.2f s, "
+			       "the others %.2f s each\n",
+			       1e3 * tr.compile_seconds, tr.first_step_seconds,
+			       steps > 1 ? tr.step_seconds / (double)(steps - 1)
+					 : 0.0);
 		fflush(stdout);
 	}
 
@@ -674,6 +713,10 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	printf("log:     %s\n", shown_path(csv, shown, sizeof(shown)));
 	printf("chart:   %s\n", shown_path(svg, shown, sizeof(shown)));
 	if (o->save) {
+		if (mlp_device_sync(&m, be)) {
+			error("%s", be->err);
+			goto out;
+		}
 		if (mlp_save(&m, o->save, err, sizeof(err))) {
 			error("%s", err);
 			goto out;

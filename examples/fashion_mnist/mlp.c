@@ -84,11 +84,16 @@ int mlp_backend_open(struct mlp_backend *be, const char *name)
 	}
 	be->rows = info.rows;
 	be->cols = info.cols;
+	be->vector_unit = info.features & FTPU_FEATURE_VECTOR_UNIT;
 	return FTPU_OK;
 }
 
 void mlp_backend_close(struct mlp_backend *be)
 {
+	if (be && be->trainer) {
+		ftpu_train_destroy(be->trainer);
+		be->trainer = NULL;
+	}
 	if (be && be->dev) {
 		ftpu_close(be->dev);
 		be->dev = NULL;
@@ -304,11 +309,91 @@ static void adam_step(struct mlp *m)
 	}
 }
 
+static int device_fail(struct mlp_backend *be, int ret, const char *what)
+{
+	return fail(ret, be->err, sizeof(be->err), "%s: %s: %s: %s", be->name, what,
+		    ftpu_strerror(ret), ftpu_last_error(be->dev));
+}
+
+int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch)
+{
+	const size_t widths[] = { m->in, m->hid, m->out };
+	const struct ftpu_train_config c = {
+		.n_layers = 2, .widths = widths, .batch = batch,
+		.optimizer = FTPU_OPTIMIZER_ADAM, .learning_rate = m->adam.lr,
+		.beta1 = m->adam.beta1, .beta2 = m->adam.beta2, .epsilon = m->adam.eps,
+	};
+	struct ftpu_train_stats st;
+	int ret;
+	if (!be->dev || !be->vector_unit)
+		return fail(FTPU_ERR_UNSUPPORTED, be->err, sizeof(be->err),
+			    "%s: no device with a vector unit to train on", be->name);
+	if ((ret = ftpu_train_create(be->dev, &c, &be->trainer)))
+		return device_fail(be, ret, "compiling the training step");
+	ftpu_train_stats(be->trainer, &st);
+	be->compile_seconds = st.compile_seconds;
+	be->train_batch = batch;
+	be->steps = 0;
+	if ((ret = ftpu_train_write(be->trainer, FTPU_TRAIN_PARAMS, m->params)) ||
+	    (ret = ftpu_train_write(be->trainer, FTPU_TRAIN_SLOT1, m->m)) ||
+	    (ret = ftpu_train_write(be->trainer, FTPU_TRAIN_SLOT2, m->v)) ||
+	    (ret = ftpu_train_set_steps(be->trainer, m->t)))
+		return device_fail(be, ret, "writing the weights");
+	return FTPU_OK;
+}
+
+int mlp_device_sync(struct mlp *m, struct mlp_backend *be)
+{
+	struct ftpu_train_stats st;
+	int ret;
+	if (!be->trainer)
+		return FTPU_OK;
+	if ((ret = ftpu_train_read(be->trainer, FTPU_TRAIN_PARAMS, m->params)) ||
+	    (ret = ftpu_train_read(be->trainer, FTPU_TRAIN_SLOT1, m->m)) ||
+	    (ret = ftpu_train_read(be->trainer, FTPU_TRAIN_SLOT2, m->v)))
+		return device_fail(be, ret, "reading the weights back");
+	ftpu_train_stats(be->trainer, &st);
+	m->t = st.steps;
+	return FTPU_OK;
+}
+
+static void add_train_stats(struct mlp_backend *be, const struct ftpu_train_stats *st)
+{
+	be->macs += st->macs;
+	be->cycles += st->cycles;
+	be->bytes_in += st->bytes_in;
+	be->bytes_out += st->bytes_out;
+}
+
+static int device_step(struct mlp *m, struct mlp_backend *be, const float *x,
+		       const uint8_t *y, size_t n, float *loss)
+{
+	double t0 = now_s();
+	struct ftpu_train_stats st;
+	int ret = ftpu_train_step(be->trainer, x, y, n, loss);
+	if (ret)
+		return device_fail(be, ret, "training step");
+	ftpu_train_stats(be->trainer, &st);
+	add_train_stats(be, &st);
+	double dt = now_s() - t0;
+	be->gemm_seconds += dt;
+	if (be->steps++ == 0)
+		be->first_step_seconds = dt;
+	else
+		be->step_seconds += dt;
+	m->t = st.steps;
+	return FTPU_OK;
+}
+
 int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
 		   const uint8_t *y, size_t n, float *loss)
 {
 	const size_t H = m->hid, O = m->out;
 	int ret;
+
+	if (be->trainer)
+		return n ? device_step(m, be, x, y, n, loss)
+			 : fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "empty batch");
 
 	if (!n)
 		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
@@ -378,6 +463,20 @@ int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 	float *h = malloc(n * m->hid * sizeof(float));
 	int ret;
 
+	if (be->trainer) {
+		free(z1), free(h);
+		for (size_t at = 0; at < n; at += be->train_batch) {
+			size_t k = n - at < be->train_batch ? n - at : be->train_batch;
+			struct ftpu_train_stats st;
+			ret = ftpu_train_logits(be->trainer, x + at * m->in, k,
+						logits + at * m->out);
+			if (ret)
+				return device_fail(be, ret, "logits");
+			ftpu_train_stats(be->trainer, &st);
+			add_train_stats(be, &st);
+		}
+		return FTPU_OK;
+	}
 	if (!z1 || !h)
 		ret = fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
 			   "out of memory for %zu rows", n);

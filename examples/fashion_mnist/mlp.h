@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mlp.h - a two-layer perceptron (in -> hid ReLU -> out, softmax
- * cross-entropy) trained with Adam, every matmul through a backend: an
- * ftpu device (ftpu_gemm: bf16 operands, fp32 accumulation) or plain fp32
- * loops on the host. Everything else (bias, ReLU, softmax, loss, bias
- * gradients, Adam) runs on the host in fp32 on fp32 master weights.
+ * cross-entropy) trained with Adam, in one of two ways:
+ *  - on the device (mlp_device_attach: ftpu_train_*, docs/training.md):
+ *    weights and Adam's slots live on the device, the host sends batches
+ *    and computes the softmax; the struct mlp's copies are stale until
+ *    mlp_device_sync;
+ *  - every matmul through a backend, an ftpu device (ftpu_gemm: bf16
+ *    operands, fp32 accumulation) or plain fp32 loops on the host, and
+ *    everything else (bias, ReLU, softmax, loss, bias gradients, Adam) on
+ *    the host in fp32 on fp32 master weights ("gemm" mode).
  *
  * Failures return a negative enum ftpu_status with one line in err (the
  * backend's device error, or what was wrong with a file).
@@ -38,7 +43,12 @@ struct mlp_backend {
 	/* Totals over the GEMMs since open or mlp_backend_clear(), from
 	 * ftpu_last_stats: the device's own counters. */
 	uint64_t gemms, macs, cycles, bytes_in, bytes_out;
-	double gemm_seconds; /* host wall time inside the GEMM calls */
+	double gemm_seconds; /* host wall time inside the GEMM (or step) calls */
+	bool vector_unit;    /* the device can train on itself */
+	ftpu_trainer *trainer; /* set by mlp_device_attach */
+	size_t train_batch;    /* its batch: ftpu_train_logits takes as many */
+	double compile_seconds, first_step_seconds, step_seconds; /* steps after the first */
+	uint64_t steps;        /* on the device since attach */
 	char err[512];	     /* the last failure */
 };
 
@@ -79,6 +89,14 @@ struct mlp {
 int mlp_init(struct mlp *m, size_t in, size_t hid, size_t out, uint64_t seed,
 	     char *err, size_t errlen);
 void mlp_free(struct mlp *m);
+
+/* Moves training onto the device (be must have the vector unit): compiles
+ * the step for batches of up to batch rows and writes m's weights, Adam's
+ * slots and step count there. Later mlp_train_step and mlp_logits run on
+ * the device. */
+int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch);
+/* Reads the device's weights, slots and step count back into m. */
+int mlp_device_sync(struct mlp *m, struct mlp_backend *be);
 
 /* One step on a batch of n rows x (n x in), labels y (< out): forward,
  * backward, Adam. *loss is the batch's mean cross-entropy before the step. */

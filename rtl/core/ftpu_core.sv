@@ -106,7 +106,7 @@ module ftpu_core #(
   logic              mu_busy, mu_mac, mu_wstall, mu_istall, mu_loading, mu_hold;
   // memories' read data
   logic [N*16-1:0]   wm_q, ub_q;
-  logic [N*32-1:0]   acc_q, bias_q;
+  logic [N*32-1:0]   acc_q, bias_q, acc_q2, acc_q3;
 
   ftpu_matrix_unit #(
     .Rows(N), .Cols(N), .AddCuts(AddCuts), .UbAddrW(UbAw), .AccAddrW(AccAw),
@@ -216,7 +216,8 @@ module ftpu_core #(
   // vector unit: its ports, all idle without one
   logic              vu_busy;
   logic              vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr;
-  logic [AccAw-1:0]  vu_acc_rd_addr, vu_acc_wr_addr;
+  logic              vu_acc_rd2, vu_acc_rd3;
+  logic [AccAw-1:0]  vu_acc_rd_addr, vu_acc_wr_addr, vu_acc_rd2_addr, vu_acc_rd3_addr;
   logic [UbAw-1:0]   vu_ub_rd_addr, vu_ub_wr_addr;
   logic [WmAw-1:0]   vu_wm_rd_addr, vu_wm_wr_addr;
   logic [N*32-1:0]   vu_acc_wr_data;
@@ -238,6 +239,12 @@ module ftpu_core #(
       .acc_rd_o     (vu_acc_rd),
       .acc_rd_addr_o(vu_acc_rd_addr),
       .acc_data_i   (acc_q),
+      .acc_rd2_o    (vu_acc_rd2),
+      .acc_rd2_addr_o(vu_acc_rd2_addr),
+      .acc_data2_i  (acc_q2),
+      .acc_rd3_o    (vu_acc_rd3),
+      .acc_rd3_addr_o(vu_acc_rd3_addr),
+      .acc_data3_i  (acc_q3),
       .acc_wr_o     (vu_acc_wr),
       .acc_wr_addr_o(vu_acc_wr_addr),
       .acc_wr_data_o(vu_acc_wr_data),
@@ -259,6 +266,7 @@ module ftpu_core #(
     assign vu_busy = 1'b0;
     assign {vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr} = '0;
     assign {vu_acc_rd_addr, vu_acc_wr_addr, vu_ub_rd_addr, vu_ub_wr_addr} = '0;
+    assign {vu_acc_rd2, vu_acc_rd3, vu_acc_rd2_addr, vu_acc_rd3_addr} = '0;
     assign {vu_wm_rd_addr, vu_wm_wr_addr, vu_acc_wr_data, vu_ub_wr_data, vu_wm_wr_data} = '0;
   end
 
@@ -321,7 +329,7 @@ module ftpu_core #(
   // ---- memories and the output stream ----------------------------------------
   ftpu_core_memories #(
     .N(N), .UbVectors(UbVectors), .WmRows(WmRows), .AccVectors(AccVectors),
-    .BiasVectors(BiasVectors)
+    .BiasVectors(BiasVectors), .VectorUnit(VectorUnit)
   ) u_memories (
     .clk_i, .rst_ni,
     .mu_wm_rd_i(mu_wm_rd), .mu_wm_addr_i(mu_wm_addr), .mu_ub_rd_i(mu_ub_rd),
@@ -333,6 +341,8 @@ module ftpu_core #(
     .act_ub_addr_i(act_ub_addr), .act_ub_data_i(act_ub_data),
     .ou_req_i(ou_req), .ou_acc_i(ou_acc), .ou_gnt_o(ou_gnt), .ou_addr_i(ou_addr),
     .vu_acc_rd_i(vu_acc_rd), .vu_acc_rd_addr_i(vu_acc_rd_addr), .vu_acc_wr_i(vu_acc_wr),
+    .vu_acc_rd2_i(vu_acc_rd2), .vu_acc_rd2_addr_i(vu_acc_rd2_addr),
+    .vu_acc_rd3_i(vu_acc_rd3), .vu_acc_rd3_addr_i(vu_acc_rd3_addr),
     .vu_acc_wr_addr_i(vu_acc_wr_addr), .vu_acc_wr_data_i(vu_acc_wr_data),
     .vu_ub_rd_i(vu_ub_rd), .vu_ub_rd_addr_i(vu_ub_rd_addr), .vu_ub_wr_i(vu_ub_wr),
     .vu_ub_wr_addr_i(vu_ub_wr_addr), .vu_ub_wr_data_i(vu_ub_wr_data),
@@ -340,7 +350,8 @@ module ftpu_core #(
     .vu_wm_wr_addr_i(vu_wm_wr_addr), .vu_wm_wr_data_i(vu_wm_wr_data),
     .vec_full_i(vec_full), .vec_mem_i(vec_mem), .vec_addr_i(vec_addr), .vec_data_i(vec_data),
     .vec_we_o(vec_we),
-    .ub_q_o(ub_q), .wm_q_o(wm_q), .acc_q_o(acc_q), .bias_q_o(bias_q)
+    .ub_q_o(ub_q), .wm_q_o(wm_q), .acc_q_o(acc_q), .bias_q_o(bias_q),
+    .acc_q2_o(acc_q2), .acc_q3_o(acc_q3)
   );
 
   ftpu_core_events u_events (

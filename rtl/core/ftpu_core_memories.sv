@@ -18,6 +18,7 @@ module ftpu_core_memories #(
   parameter int  WmRows      = ftpu_pkg::DEFAULT_WmRows,
   parameter int  AccVectors  = ftpu_pkg::DEFAULT_AccVectors,
   parameter int  BiasVectors = ftpu_pkg::DEFAULT_BiasVectors,
+  parameter int unsigned VectorUnit = ftpu_pkg::DEFAULT_VectorUnit,
   localparam int UbAw   = $clog2(UbVectors),
   localparam int WmAw   = $clog2(WmRows),
   localparam int AccAw  = $clog2(AccVectors),
@@ -54,6 +55,10 @@ module ftpu_core_memories #(
   // the vector unit (alone)
   input  logic             vu_acc_rd_i,
   input  logic [AccAw-1:0] vu_acc_rd_addr_i,
+  input  logic             vu_acc_rd2_i,       // its second and third operand
+  input  logic [AccAw-1:0] vu_acc_rd2_addr_i,  // (ports of their own, built
+  input  logic             vu_acc_rd3_i,       // with the vector unit)
+  input  logic [AccAw-1:0] vu_acc_rd3_addr_i,
   input  logic             vu_acc_wr_i,
   input  logic [AccAw-1:0] vu_acc_wr_addr_i,
   input  logic [N*32-1:0]  vu_acc_wr_data_i,
@@ -77,6 +82,8 @@ module ftpu_core_memories #(
   output logic [N*16-1:0]  ub_q_o,
   output logic [N*16-1:0]  wm_q_o,
   output logic [N*32-1:0]  acc_q_o,
+  output logic [N*32-1:0]  acc_q2_o,
+  output logic [N*32-1:0]  acc_q3_o,
   output logic [N*32-1:0]  bias_q_o
 );
   localparam logic [1:0] MemUb = ftpu_pkg::MEM_UB, MemWm = ftpu_pkg::MEM_WM;
@@ -146,6 +153,22 @@ module ftpu_core_memories #(
     if (acc_we) acc_mem[acc_waddr] <= acc_wdata;
   end
   assign ou_gnt_o = ou_req_i && (ou_acc_i ? (!mu_acc_rd_i && !act_acc_req_i) : !mu_ub_rd_i);
+
+  // The vector unit's operand ports: one vector a cycle whatever the op
+  // (TPU v2's vector memory is wide for the same reason). In the simulated
+  // device they are read ports of the one array; an FPGA build of the unit
+  // would bank or replicate ACC (the boards leave the unit out).
+  if (VectorUnit != 0) begin : g_vu_ports
+    always_ff @(posedge clk_i) begin
+      if (vu_acc_rd2_i) acc_q2_o <= acc_mem[vu_acc_rd2_addr_i];
+      if (vu_acc_rd3_i) acc_q3_o <= acc_mem[vu_acc_rd3_addr_i];
+    end
+  end else begin : g_no_vu_ports
+    assign acc_q2_o = '0;
+    assign acc_q3_o = '0;
+    logic unused_vu_ports;
+    assign unused_vu_ports = ^{vu_acc_rd2_i, vu_acc_rd2_addr_i, vu_acc_rd3_i, vu_acc_rd3_addr_i};
+  end
 
   // BIAS: written by the vector, read by the activation unit.
   always_ff @(posedge clk_i) begin

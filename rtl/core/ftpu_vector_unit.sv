@@ -14,12 +14,12 @@
 // ports it uses are its own. Each source is read before the destination
 // row of the same index is written, which is what "apart or equal" needs.
 //
-// Timing. Vector ops: a FIXED operand is read once first; then one ACC read
-// per cycle, a vector's streamed operands (x; y unless B_FIXED; z for VMAC
-// and VSEL unless C_FIXED) one after another, so 1 to 3 cycles per vector.
-// Read data arrive the next cycle into the operand registers; the lanes
-// take a vector the cycle after its last operand and write it Latency
-// cycles later. CONVERT/COPY: one read per cycle, written the cycle the
+// Timing. Vector ops: a FIXED operand is read once first (port 1); then a
+// vector's streamed operands are read together, each on its own ACC port
+// (x on 1; y on 2 unless B_FIXED; z on 3 for VMAC and VSEL unless
+// C_FIXED), one vector per cycle. Read data arrive the next cycle into the
+// operand registers; the lanes take the vector the cycle after and write
+// it Latency cycles later. CONVERT/COPY: one read per cycle, written the cycle the
 // data arrive; transposed, a block is read into registers (N cycles) and
 // written out by columns (N cycles).
 module ftpu_vector_unit #(
@@ -43,6 +43,12 @@ module ftpu_vector_unit #(
   output logic                acc_rd_o,
   output logic [AccAddrW-1:0] acc_rd_addr_o,
   input  logic [N*32-1:0]     acc_data_i,
+  output logic                acc_rd2_o,      // y
+  output logic [AccAddrW-1:0] acc_rd2_addr_o,
+  input  logic [N*32-1:0]     acc_data2_i,
+  output logic                acc_rd3_o,      // z
+  output logic [AccAddrW-1:0] acc_rd3_addr_o,
+  input  logic [N*32-1:0]     acc_data3_i,
   output logic                acc_wr_o,
   output logic [AccAddrW-1:0] acc_wr_addr_o,
   output logic [N*32-1:0]     acc_wr_data_o,
@@ -111,17 +117,20 @@ module ftpu_vector_unit #(
   logic start_uses_c;  // the starting op reads operand c
   assign start_uses_c = op_i == OpVmac || op_i == OpVsel;
 
-  // The slots a vector streams: x always, then y, then z.
+  // Every streamed operand of a vector is read in the same cycle (slot 0:
+  // x on port 1, y and z on ports 2 and 3).
   logic [1:0] slot_next;
   logic       slot_last;
-  always_comb begin
-    unique case (slot_q)
-      2'd0:    slot_next = bstream_q ? 2'd1 : cstream_q ? 2'd2 : 2'd0;
-      2'd1:    slot_next = cstream_q ? 2'd2 : 2'd0;
-      default: slot_next = 2'd0;
-    endcase
-    slot_last = slot_next == 2'd0;
-  end
+  assign slot_next = 2'd0;
+  assign slot_last = 1'b1;
+  logic [16:0] y_row, z_row;
+  assign y_row = b_q + 17'(ri_q);
+  assign z_row = c_q + 17'(ri_q);
+  assign acc_rd2_o      = state_q == StStream && bstream_q;
+  assign acc_rd2_addr_o = y_row[AccAddrW-1:0];
+  assign acc_rd3_o      = state_q == StStream && cstream_q;
+  assign acc_rd3_addr_o = z_row[AccAddrW-1:0];
+  logic tag_y_q, tag_z_q;  // ports 2 and 3 read last cycle
 
   logic [16:0] rd_row;  // vector op: the ACC row of this cycle's read
   always_comb begin
@@ -198,7 +207,7 @@ module ftpu_vector_unit #(
 
   // Row numbers are 17 bits (ranges checked upstream); memories use fewer.
   logic unused;
-  assign unused = ^{rd_row, src_row, dst_row};
+  assign unused = ^{rd_row, src_row, dst_row, y_row, z_row, slot_next};
 
   // ---- control --------------------------------------------------------------------------
   logic last_read;  // this cycle's read is the instruction's (or block's) last
@@ -227,6 +236,8 @@ module ftpu_vector_unit #(
       blk_q       <= '0;
       wi_q        <= '0;
       tag_vec_q   <= 1'b0;
+      tag_y_q     <= 1'b0;
+      tag_z_q     <= 1'b0;
       tag_mv_q    <= 1'b0;
       tag_blk_q   <= 1'b0;
       tag_last_q  <= 1'b0;
@@ -236,6 +247,8 @@ module ftpu_vector_unit #(
     end else begin
       // What this cycle's read returns next cycle.
       tag_vec_q   <= vec_rd;
+      tag_y_q     <= acc_rd2_o;
+      tag_z_q     <= acc_rd3_o;
       tag_mv_q    <= state_q == StMove;
       tag_blk_q   <= state_q == StBlkRead;
       tag_slot_q  <= state_q == StFixed ? (fix_b_q ? 2'd1 : 2'd2) : slot_q;
@@ -326,6 +339,8 @@ module ftpu_vector_unit #(
         default: z_q <= acc_data_i;
       endcase
     end
+    if (tag_y_q) y_q <= acc_data2_i;
+    if (tag_z_q) z_q <= acc_data3_i;
     if (tag_blk_q)
       blk_rows_q[tag_row_q] <= moved;
   end
