@@ -246,6 +246,7 @@ bench_device_MODELS := device_16 device_4p
 test_runtime_MODELS := device_16 device_4p
 hello_gemm_MODELS := device_16 device_4p
 bench_gemm_MODELS := device_16 device_4p
+bench_train_MODELS := device_16
 test_libftpu_sim_MODELS := device_16 device_4p
 test_train_sim_MODELS := device_16 device_4p
 fashion_mnist_MODELS := device_16 device_4p

@@ -174,6 +174,51 @@ static void test_fashion_mnist_cpu_close(void **state)
 	free(y);
 }
 
+/* --mode device on ref: the step runs on the device (ftpu_train_*), learns
+ * the synthetic classes, and the weights read back give the gemm path's
+ * logits bit for bit: the same forward pass computed two ways (device: VADD,
+ * VMAX, CONVERT in the vector unit; gemm: ftpu_gemm and host fp32). */
+static void test_fashion_mnist_device_mode(void **state)
+{
+	(void)state;
+	const size_t B = 32, STEPS = 20;
+	uint64_t seed = ftpu_test_seed() + 2;
+	struct mlp_backend dev, gemm;
+	struct mlp m;
+	float *x = malloc(STEPS * B * IN * sizeof(float));
+	uint8_t *y = malloc(STEPS * B);
+	float *za = malloc(B * OUT * sizeof(float)), *zb = malloc(B * OUT * sizeof(float));
+	float first = 0, last = 0;
+	assert_true(x && y && za && zb);
+
+	make_data(seed, STEPS * B, x, y);
+	open_backend(&dev, "ref");
+	open_backend(&gemm, "ref");
+	assert_true(dev.vector_unit);
+	init_model(&m, IN, HID, OUT, seed);
+	if (mlp_device_attach(&m, &dev, B))
+		fail_msg("attach: %s", dev.err);
+	for (size_t s = 0; s < STEPS; s++) {
+		float l;
+		step(&m, &dev, x + s * B * IN, y + s * B, B, &l);
+		if (s == 0)
+			first = l;
+		last = l;
+	}
+	assert_true(last < first / 4);
+	assert_int_equal(m.t, STEPS);
+	assert_true(dev.cycles > 0 && dev.bytes_in > 0);
+	if (mlp_device_sync(&m, &dev))
+		fail_msg("sync: %s", dev.err);
+	assert_int_equal(mlp_logits(&m, &dev, x, B, za), FTPU_OK);
+	assert_int_equal(mlp_logits(&m, &gemm, x, B, zb), FTPU_OK);
+	assert_memory_equal(za, zb, B * OUT * sizeof(float));
+	mlp_free(&m);
+	mlp_backend_close(&dev);
+	mlp_backend_close(&gemm);
+	free(x), free(y), free(za), free(zb);
+}
+
 /* Mean cross-entropy of the model on (x, y) through the cpu backend. */
 static double loss_of(const struct mlp *m, struct mlp_backend *be,
 		      const float *x, const uint8_t *y, size_t n)
@@ -734,6 +779,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fashion_mnist_sim_ref_identical),
 		cmocka_unit_test(test_fashion_mnist_cpu_close),
+		cmocka_unit_test(test_fashion_mnist_device_mode),
 		cmocka_unit_test(test_fashion_mnist_gradients),
 		cmocka_unit_test(test_fashion_mnist_init_adam),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_valid,
