@@ -726,7 +726,7 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	if (be->kind == MLP_SIM &&
 	    (n_train < train->images.count || epochs < 5))
 		printf("the full run (60000 samples, 5 epochs, ~0.87 accuracy, "
-		       "15 s): %s --backend ref --epochs 5\n",
+		       "~80 s): %s --backend ref --epochs 5\n",
 		       prog_path);
 	status = 0;
 out:

@@ -267,6 +267,8 @@ module ftpu_core #(
     assign {vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr} = '0;
     assign {vu_acc_rd_addr, vu_acc_wr_addr, vu_ub_rd_addr, vu_ub_wr_addr} = '0;
     assign {vu_acc_rd2, vu_acc_rd3, vu_acc_rd2_addr, vu_acc_rd3_addr} = '0;
+    logic unused_vu_data;  // the operand ports exist only with the unit
+    assign unused_vu_data = ^{acc_q2, acc_q3};
     assign {vu_wm_rd_addr, vu_wm_wr_addr, vu_acc_wr_data, vu_ub_wr_data, vu_wm_wr_data} = '0;
   end
 
