@@ -370,6 +370,10 @@ static void test_vector_faults(void **state)
 		wm[e] = rng_bf16(&fx->rng);
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* with 65536 ACC vectors every 16-bit operand is in range: a FIXED
+		 * operand beyond the memory cannot be encoded */
+		if (A > 0xFFFFu && !strcmp(cases[i].what, "VSEL c fixed beyond"))
+			continue;
 		struct dh_prog p = { 0 };
 		dh_prog_read_f32(&p, FTPU_MEM_ACC, 0, acc, G, N);
 		dh_prog_read_f32(&p, FTPU_MEM_ACC, A - G, acc, G, N);
