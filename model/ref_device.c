@@ -611,17 +611,7 @@ void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg)
 	if (!cfg)
 		return;
 	/* spec/ftpu.toml [device.default], as ftpu_top's parameters */
-	*cfg = (struct ftpu_ref_device_config){
-		.n = FTPU_DEV_DEFAULT_N,
-		.row_delay = FTPU_DEV_DEFAULT_ROW_DELAY,
-		.ub_vectors = FTPU_DEV_DEFAULT_UB_VECTORS,
-		.wm_rows = FTPU_DEV_DEFAULT_WM_ROWS,
-		.acc_vectors = FTPU_DEV_DEFAULT_ACC_VECTORS,
-		.bias_vectors = FTPU_DEV_DEFAULT_BIAS_VECTORS,
-		.rx_words = FTPU_DEV_DEFAULT_IQ_WORDS,
-		.clock_hz = FTPU_DEV_DEFAULT_CLOCK_HZ,
-		.vector_unit = FTPU_DEV_DEFAULT_VECTOR_UNIT,
-	};
+	*cfg = (struct ftpu_ref_device_config)FTPU_REF_DEVICE_SPEC_CONFIG(DEFAULT);
 }
 
 int ftpu_ref_device_open(const struct ftpu_ref_device_config *cfg,

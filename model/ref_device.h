@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ftpu_spec.h"
+
 struct ftpu_ref_device_config {
 	unsigned int n;          /* array ROWS = COLS */
 	unsigned int row_delay;  /* reported by INFO */
@@ -33,6 +35,17 @@ struct ftpu_ref_device_config {
 };
 
 struct ftpu_ref_device;
+
+/* A configuration of spec/ftpu.toml as an initializer (a braced list): D is its name in
+ * ftpu_spec.h's FTPU_DEV_<D>_* (DEFAULT, DEVICE_4P, ...), as the RTL
+ * models of that name are built. */
+#define FTPU_REF_DEVICE_SPEC_CONFIG(D)                                                          \
+	{                                                                                       \
+		.n = FTPU_DEV_##D##_N, .row_delay = FTPU_DEV_##D##_ROW_DELAY,                   \
+		.ub_vectors = FTPU_DEV_##D##_UB_VECTORS, .wm_rows = FTPU_DEV_##D##_WM_ROWS,     \
+		.acc_vectors = FTPU_DEV_##D##_ACC_VECTORS,                                      \
+		.bias_vectors = FTPU_DEV_##D##_BIAS_VECTORS, .rx_words = FTPU_DEV_##D##_IQ_WORDS, \
+		.clock_hz = FTPU_DEV_##D##_CLOCK_HZ, .vector_unit = FTPU_DEV_##D##_VECTOR_UNIT }
 
 /* The simulation default of docs/isa.md: spec/ftpu.toml's [device.default]. */
 void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg);

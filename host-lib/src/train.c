@@ -175,6 +175,15 @@ static void move(struct words *p, unsigned op, unsigned flags, uint32_t n, uint3
 
 #define COPY_FLAGS(from, to) ((unsigned)(from) | (unsigned)(to) << 2)
 
+/* A tile from WM row wm_row, then n UB vectors from ub through it into ACC
+ * from acc (added to what is there unless first). */
+static void tile_matmul(struct words *p, uint32_t wm_row, bool first, uint32_t n, uint32_t ub,
+			uint32_t acc)
+{
+	emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, wm_row, 0);
+	emit(p, FTPU_OP_MATMUL, FTPU_MATMUL_SWAP | (first ? 0 : FTPU_MATMUL_ACCUMULATE), n, ub, acc);
+}
+
 /* ---- the programs ------------------------------------------------------------- */
 
 static void emit_forward(ftpu_trainer *t, struct words *p)
@@ -193,12 +202,9 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 	for (size_t l = 0; l < nl; l++) {
 		const struct layer *y = &t->L[l];
 		for (uint32_t kc = 0; kc < y->kc; kc++)
-			for (uint32_t oc = 0; oc < y->oc; oc++) {
-				emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, y->wm_fwd + (kc * y->oc + oc) * N, 0);
-				emit(p, FTPU_OP_MATMUL,
-				     FTPU_MATMUL_SWAP | (kc ? FTPU_MATMUL_ACCUMULATE : 0), Bp,
-				     y->ub_in + kc * Bp, y->z + oc * Bp);
-			}
+			for (uint32_t oc = 0; oc < y->oc; oc++)
+				tile_matmul(p, y->wm_fwd + (kc * y->oc + oc) * N, kc == 0, Bp,
+					    y->ub_in + kc * Bp, y->z + oc * Bp);
 		for (uint32_t oc = 0; oc < y->oc; oc++)
 			vop(p, FTPU_OP_VADD, FTPU_VECTOR_B_FIXED, Bp, y->z + oc * Bp,
 			    t->acc_p + y->pb + oc, 0, y->z + oc * Bp);
@@ -325,23 +331,17 @@ static void emit_backward(ftpu_trainer *t, struct words *p)
 			emit_tree_sum(t, p, y->dz + oc * Bp, t->acc_g + y->pb + oc);
 		/* dW^T = dZ^T A: input chunk kc's D outputs, summed over batch chunks */
 		for (uint32_t kc = 0; kc < y->kc; kc++)
-			for (uint32_t bc = 0; bc < t->bc; bc++) {
-				emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, y->wm_act + (kc * t->bc + bc) * N, 0);
-				emit(p, FTPU_OP_MATMUL,
-				     FTPU_MATMUL_SWAP | (bc ? FTPU_MATMUL_ACCUMULATE : 0), y->oc * N,
-				     t->ub_dzt + bc * y->oc * N, t->acc_g + y->pw + kc * y->oc * N);
-			}
+			for (uint32_t bc = 0; bc < t->bc; bc++)
+				tile_matmul(p, y->wm_act + (kc * t->bc + bc) * N, bc == 0, y->oc * N,
+					    t->ub_dzt + bc * y->oc * N, t->acc_g + y->pw + kc * y->oc * N);
 		if (l == 0)
 			break;
 		/* dA = dZ W^T into the layer below's dZ, then its ReLU' */
 		const struct layer *x = &t->L[l - 1];
 		for (uint32_t oc = 0; oc < y->oc; oc++)
-			for (uint32_t kc = 0; kc < y->kc; kc++) {
-				emit(p, FTPU_OP_LOAD_WEIGHTS, 0, 1, y->wm_bwd + (kc * y->oc + oc) * N, 0);
-				emit(p, FTPU_OP_MATMUL,
-				     FTPU_MATMUL_SWAP | (oc ? FTPU_MATMUL_ACCUMULATE : 0), Bp,
-				     y->ub_dz + oc * Bp, x->dz + kc * Bp);
-			}
+			for (uint32_t kc = 0; kc < y->kc; kc++)
+				tile_matmul(p, y->wm_bwd + (kc * y->oc + oc) * N, oc == 0, Bp,
+					    y->ub_dz + oc * Bp, x->dz + kc * Bp);
 		vop(p, FTPU_OP_VSEL, FTPU_VECTOR_B_FIXED, x->oc * Bp, x->dz, t->acc_k + K_ZERO, x->z,
 		    x->dz);
 	}
@@ -534,23 +534,28 @@ static void end_stats(ftpu_trainer *t)
 					 : 0.0;
 }
 
+/* Columns [chunk * N, + N) of the rows x cols matrix m as Bp bf16 vectors
+ * (inline data at w), +0 beyond its rows and columns. */
+static void pack_chunk(const ftpu_trainer *t, uint32_t *w, const float *m, size_t rows,
+		       size_t cols, uint32_t chunk)
+{
+	for (uint32_t b = 0; b < t->Bp; b++)
+		for (uint32_t c = 0; c < t->N; c += 2) {
+			size_t j = (size_t)chunk * t->N + c;
+			uint32_t lo = 0, hi = 0;
+			if (b < rows && j < cols)
+				lo = ftpu_f32_to_bf16(f32_bits(m[b * cols + j]));
+			if (b < rows && j + 1 < cols)
+				hi = ftpu_f32_to_bf16(f32_bits(m[b * cols + j + 1]));
+			*w++ = lo | hi << 16;
+		}
+}
+
 static int forward(ftpu_trainer *t, const float *x, size_t rows)
 {
-	const uint32_t N = t->N, Bp = t->Bp;
-	const size_t in = t->widths[0];
-	for (uint32_t kc = 0; kc < t->L[0].kc; kc++) {
-		uint32_t *w = t->fwd.w + t->fwd_x_at + kc * t->fwd_x_stride;
-		for (uint32_t b = 0; b < Bp; b++)
-			for (uint32_t c = 0; c < N; c += 2) {
-				uint32_t lo = 0, hi = 0;
-				size_t j = (size_t)kc * N + c;
-				if (b < rows && j < in)
-					lo = ftpu_f32_to_bf16(f32_bits(x[b * in + j]));
-				if (b < rows && j + 1 < in)
-					hi = ftpu_f32_to_bf16(f32_bits(x[b * in + j + 1]));
-				*w++ = lo | hi << 16;
-			}
-	}
+	for (uint32_t kc = 0; kc < t->L[0].kc; kc++)
+		pack_chunk(t, t->fwd.w + t->fwd_x_at + kc * t->fwd_x_stride, x, rows, t->widths[0],
+			   kc);
 	return run(t, t->fwd.w, t->fwd.n, t->data, t->data_words);
 }
 
@@ -629,18 +634,9 @@ int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size
 			d[j] = (d[j] / s - (j == labels[b] ? 1.0f : 0.0f)) * inv;
 		d += out;
 	}
-	uint32_t *w = t->bwd.w + t->bwd_dz_at;
 	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
-		for (uint32_t b = 0; b < Bp; b++)
-			for (uint32_t c = 0; c < N; c += 2) {
-				size_t j = (size_t)oc * N + c;
-				uint32_t lo = 0, hi = 0;
-				if (b < rows && j < out)
-					lo = ftpu_f32_to_bf16(f32_bits(t->dz[b * out + j]));
-				if (b < rows && j + 1 < out)
-					hi = ftpu_f32_to_bf16(f32_bits(t->dz[b * out + j + 1]));
-				*w++ = lo | hi << 16;
-			}
+		pack_chunk(t, t->bwd.w + t->bwd_dz_at + (size_t)oc * Bp * N / 2, t->dz, rows, out,
+			   oc);
 	if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
 		/* Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t), in double */
 		const struct ftpu_train_config *c = &t->cfg;

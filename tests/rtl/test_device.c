@@ -44,12 +44,8 @@ struct fixture {
 
 #ifdef DH_NO_SIM
 /* spec/ftpu.toml's device_16 and device_4p, as the models are built. */
-#define SPEC_CFG(D)                                                                       \
-	{ FTPU_DEV_##D##_N, FTPU_DEV_##D##_ROW_DELAY, FTPU_DEV_##D##_UB_VECTORS,             \
-	  FTPU_DEV_##D##_WM_ROWS, FTPU_DEV_##D##_ACC_VECTORS, FTPU_DEV_##D##_BIAS_VECTORS,   \
-	  FTPU_DEV_##D##_IQ_WORDS, FTPU_DEV_##D##_CLOCK_HZ, FTPU_DEV_##D##_VECTOR_UNIT }
-static const struct ftpu_ref_device_config cfg_16 = SPEC_CFG(DEVICE_16);
-static const struct ftpu_ref_device_config cfg_4p = SPEC_CFG(DEVICE_4P);
+static const struct ftpu_ref_device_config cfg_16 = FTPU_REF_DEVICE_SPEC_CONFIG(DEVICE_16);
+static const struct ftpu_ref_device_config cfg_4p = FTPU_REF_DEVICE_SPEC_CONFIG(DEVICE_4P);
 #endif
 
 static int setup_model(void **state, const char *name,

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "ftpu.h"
-#include "ftpu_spec.h"
 #include "ref_device.h"
 #include "transport.h"
 #include "uri.h"
@@ -26,17 +25,7 @@ static int ref_open(const char *opts, void **ctx, char *err, size_t err_len)
 		return ret;
 	ftpu_ref_device_default_config(&cfg);
 	if (rows4) /* spec/ftpu.toml [device.device_4p], as sim:rows=4 */
-		cfg = (struct ftpu_ref_device_config){
-			.n = FTPU_DEV_DEVICE_4P_N,
-			.row_delay = FTPU_DEV_DEVICE_4P_ROW_DELAY,
-			.ub_vectors = FTPU_DEV_DEVICE_4P_UB_VECTORS,
-			.wm_rows = FTPU_DEV_DEVICE_4P_WM_ROWS,
-			.acc_vectors = FTPU_DEV_DEVICE_4P_ACC_VECTORS,
-			.bias_vectors = FTPU_DEV_DEVICE_4P_BIAS_VECTORS,
-			.rx_words = FTPU_DEV_DEVICE_4P_IQ_WORDS,
-			.clock_hz = FTPU_DEV_DEVICE_4P_CLOCK_HZ,
-			.vector_unit = FTPU_DEV_DEVICE_4P_VECTOR_UNIT,
-		};
+		cfg = (struct ftpu_ref_device_config)FTPU_REF_DEVICE_SPEC_CONFIG(DEVICE_4P);
 	ret = ftpu_ref_device_open(&cfg, &d);
 	if (ret) {
 		snprintf(err, err_len, "cannot create the C device model: %s",
