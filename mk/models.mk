@@ -93,8 +93,15 @@ link_loop_TOP := ftpu_link_loop
 link_loop_SRCS := $(RTL_PKG) $(RTL_LINK_CORE) sim/tops/ftpu_link_loop.sv
 link_loop_VFLAGS := -GDepth=$(LINK_DEPTH)
 link_loop_SHIM := sim/link_shim.cpp
-link_loop_SHIMFLAGS := -DFTPU_LINK_DEPTH=$(LINK_DEPTH)
+link_loop_SHIMFLAGS := -DFTPU_LINK_DEPTH=$(LINK_DEPTH) -DFTPU_LINK_BYTES=1
 MODELS += link_loop
+# The same at the simulated device's word port (ftpu_link_rx Bytes = 4).
+link_loop_w4_TOP := ftpu_link_loop
+link_loop_w4_SRCS := $(link_loop_SRCS)
+link_loop_w4_VFLAGS := -GDepth=$(LINK_DEPTH) -GBytes=4
+link_loop_w4_SHIM := sim/link_shim.cpp
+link_loop_w4_SHIMFLAGS := -DFTPU_LINK_DEPTH=$(LINK_DEPTH) -DFTPU_LINK_BYTES=4
+MODELS += link_loop_w4
 
 # The matrix unit (rtl/core/ftpu_matrix_unit.sv) in its test top with
 # behavioural memories (sim/tops/ftpu_matrix_unit_tb.sv): the simulated
@@ -139,7 +146,8 @@ control_VFLAGS := -GRows=$(call spec_param,control,N) -GCols=$(call spec_param,c
 	-GBiasVectors=$(call spec_param,control,BiasVectors) \
 	-GIqWords=$(call spec_param,control,IqWords) -GClockHz=$(call spec_param,control,ClockHz) \
 	-GRowDelay=$(SPEC_control_ROW_DELAY) -GMaxPayload=$(SPEC_MAX_PAYLOAD) \
-	-GVectorUnit=$(call spec_param,control,VectorUnit)
+	-GVectorUnit=$(call spec_param,control,VectorUnit) \
+	-GLinkBytes=$(call spec_param,control,LinkBytes)
 control_SHIM := sim/control_shim.cpp
 control_SHIMFLAGS := $(SPEC_control_DEFINES) -DFTPU_DEV_MAX_PAYLOAD=$(SPEC_MAX_PAYLOAD)
 MODELS += control

@@ -525,6 +525,7 @@ static void on_control(struct ftpu_ref_device *d, const struct ftpu_link_frame *
 			FTPU_LINK_INFO_ROW_DELAY, c->row_delay,
 			FTPU_LINK_INFO_MAX_PAYLOAD, FTPU_LINK_MAX_PAYLOAD,
 			FTPU_LINK_INFO_FEATURES, (uint32_t)c->vector_unit << FTPU_FEATURE_VECTOR_UNIT_LSB,
+			FTPU_LINK_INFO_LINK_BYTES, c->link_bytes ? c->link_bytes : 1,
 		};
 		{ respond(d, f->seq, op, FTPU_LINK_RESP_OK, kv, sizeof(kv) / 4); return; }
 	}

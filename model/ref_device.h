@@ -32,6 +32,8 @@ struct ftpu_ref_device_config {
 	uint32_t clock_hz;       /* reported by INFO */
 	bool vector_unit;        /* executes the vector instructions (docs/vector.md);
 				  * else they are OPCODE faults (spec VectorUnit) */
+	unsigned int link_bytes; /* reported by INFO: the link's bytes a cycle
+				  * (the model charges no link time) */
 };
 
 struct ftpu_ref_device;
@@ -45,7 +47,8 @@ struct ftpu_ref_device;
 		.ub_vectors = FTPU_DEV_##D##_UB_VECTORS, .wm_rows = FTPU_DEV_##D##_WM_ROWS,     \
 		.acc_vectors = FTPU_DEV_##D##_ACC_VECTORS,                                      \
 		.bias_vectors = FTPU_DEV_##D##_BIAS_VECTORS, .rx_words = FTPU_DEV_##D##_IQ_WORDS, \
-		.clock_hz = FTPU_DEV_##D##_CLOCK_HZ, .vector_unit = FTPU_DEV_##D##_VECTOR_UNIT }
+		.clock_hz = FTPU_DEV_##D##_CLOCK_HZ, .vector_unit = FTPU_DEV_##D##_VECTOR_UNIT,   \
+		.link_bytes = FTPU_DEV_##D##_LINK_BYTES }
 
 /* The simulation default of docs/isa.md: spec/ftpu.toml's [device.default]. */
 void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg);

@@ -7,7 +7,7 @@
 package ftpu_pkg;
 
   localparam int unsigned LINK_VERSION_MAJOR = 1;  // protocol major version: INFO VERSION = major << 16 | minor
-  localparam int unsigned LINK_VERSION_MINOR = 1;  // protocol minor version (1.1: INFO FEATURES)
+  localparam int unsigned LINK_VERSION_MINOR = 2;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES)
   localparam logic [31:0] LINK_SYNC = 32'h5550_5446;  // header word 0: bytes 'F','T','P','U' on the wire
   localparam int unsigned LINK_HEADER_BYTES = 16;  // SYNC, W1, W2, HCRC
   localparam int unsigned LINK_MAX_PAYLOAD = 4096;  // payload words of the largest frame; a longer len is BAD_LENGTH
@@ -79,7 +79,8 @@ package ftpu_pkg;
   localparam logic [31:0] LINK_INFO_ROW_DELAY = 32'h0000_000A;
   localparam logic [31:0] LINK_INFO_MAX_PAYLOAD = 32'h0000_000B;
   localparam logic [31:0] LINK_INFO_FEATURES = 32'h0000_000C;
-  localparam int unsigned LINK_INFO_MAX = 12;
+  localparam logic [31:0] LINK_INFO_LINK_BYTES = 32'h0000_000D;
+  localparam int unsigned LINK_INFO_MAX = 13;
 
   // INFO FEATURES bits: the optional units a device has
   localparam int unsigned FEATURE_VECTOR_UNIT_LSB = 0;
@@ -209,6 +210,7 @@ package ftpu_pkg;
   localparam logic [7:0] REG_ROW_DELAY = 8'h0A;
   localparam logic [7:0] REG_MAX_PAYLOAD = 8'h0B;
   localparam logic [7:0] REG_FEATURES = 8'h0C;
+  localparam logic [7:0] REG_LINK_BYTES = 8'h0D;
   localparam logic [7:0] REG_STATE = 8'h10;
   localparam logic [7:0] REG_FREE_WORDS = 8'h11;
   localparam logic [7:0] REG_QUEUED_WORDS = 8'h12;
@@ -259,6 +261,7 @@ package ftpu_pkg;
   localparam int unsigned DEFAULT_IqWords = 8192;
   localparam int unsigned DEFAULT_ClockHz = 100000000;
   localparam int unsigned DEFAULT_VectorUnit = 1;
+  localparam int unsigned DEFAULT_LinkBytes = 4;
   localparam int unsigned DEVICE_16_N = 16;
   localparam int unsigned DEVICE_16_AddCuts = 0;
   localparam int unsigned DEVICE_16_InFlight = 4;
@@ -269,6 +272,7 @@ package ftpu_pkg;
   localparam int unsigned DEVICE_16_IqWords = 8192;
   localparam int unsigned DEVICE_16_ClockHz = 100000000;
   localparam int unsigned DEVICE_16_VectorUnit = 1;
+  localparam int unsigned DEVICE_16_LinkBytes = 4;
   localparam int unsigned DEVICE_4P_N = 4;
   localparam int unsigned DEVICE_4P_AddCuts = 7;
   localparam int unsigned DEVICE_4P_InFlight = 8;
@@ -279,6 +283,7 @@ package ftpu_pkg;
   localparam int unsigned DEVICE_4P_IqWords = 8192;
   localparam int unsigned DEVICE_4P_ClockHz = 100000000;
   localparam int unsigned DEVICE_4P_VectorUnit = 1;
+  localparam int unsigned DEVICE_4P_LinkBytes = 4;
   localparam int unsigned CONTROL_N = 8;
   localparam int unsigned CONTROL_AddCuts = 3;
   localparam int unsigned CONTROL_InFlight = 4;
@@ -289,6 +294,7 @@ package ftpu_pkg;
   localparam int unsigned CONTROL_IqWords = 5000;
   localparam int unsigned CONTROL_ClockHz = 123456789;
   localparam int unsigned CONTROL_VectorUnit = 1;
+  localparam int unsigned CONTROL_LinkBytes = 4;
   localparam int unsigned ICEBREAKER_N = 2;
   localparam int unsigned ICEBREAKER_AddCuts = 7;
   localparam int unsigned ICEBREAKER_InFlight = 8;
@@ -299,6 +305,7 @@ package ftpu_pkg;
   localparam int unsigned ICEBREAKER_IqWords = 1024;
   localparam int unsigned ICEBREAKER_ClockHz = 24000000;
   localparam int unsigned ICEBREAKER_VectorUnit = 0;
+  localparam int unsigned ICEBREAKER_LinkBytes = 1;
   localparam int unsigned ICEBREAKER_Baud = 3000000;
   localparam int unsigned TANGNANO20K_N = 2;
   localparam int unsigned TANGNANO20K_AddCuts = 7;
@@ -310,6 +317,7 @@ package ftpu_pkg;
   localparam int unsigned TANGNANO20K_IqWords = 1024;
   localparam int unsigned TANGNANO20K_ClockHz = 27000000;
   localparam int unsigned TANGNANO20K_VectorUnit = 0;
+  localparam int unsigned TANGNANO20K_LinkBytes = 1;
   localparam int unsigned TANGNANO20K_Baud = 3000000;
   localparam int unsigned ULX3S_N = 4;
   localparam int unsigned ULX3S_AddCuts = 7;
@@ -321,6 +329,7 @@ package ftpu_pkg;
   localparam int unsigned ULX3S_IqWords = 8192;
   localparam int unsigned ULX3S_ClockHz = 33333333;
   localparam int unsigned ULX3S_VectorUnit = 0;
+  localparam int unsigned ULX3S_LinkBytes = 1;
   localparam int unsigned ULX3S_Baud = 3000000;
   localparam int unsigned ULX3S_45F_N = 4;
   localparam int unsigned ULX3S_45F_AddCuts = 7;
@@ -332,6 +341,7 @@ package ftpu_pkg;
   localparam int unsigned ULX3S_45F_IqWords = 8192;
   localparam int unsigned ULX3S_45F_ClockHz = 33333333;
   localparam int unsigned ULX3S_45F_VectorUnit = 0;
+  localparam int unsigned ULX3S_45F_LinkBytes = 1;
   localparam int unsigned ULX3S_45F_Baud = 3000000;
   localparam int unsigned ULX3S_25F_N = 2;
   localparam int unsigned ULX3S_25F_AddCuts = 7;
@@ -343,6 +353,7 @@ package ftpu_pkg;
   localparam int unsigned ULX3S_25F_IqWords = 1024;
   localparam int unsigned ULX3S_25F_ClockHz = 33333333;
   localparam int unsigned ULX3S_25F_VectorUnit = 0;
+  localparam int unsigned ULX3S_25F_LinkBytes = 1;
   localparam int unsigned ULX3S_25F_Baud = 3000000;
   localparam int unsigned ARTY_N = 6;
   localparam int unsigned ARTY_AddCuts = 7;
@@ -354,6 +365,7 @@ package ftpu_pkg;
   localparam int unsigned ARTY_IqWords = 8192;
   localparam int unsigned ARTY_ClockHz = 100000000;
   localparam int unsigned ARTY_VectorUnit = 0;
+  localparam int unsigned ARTY_LinkBytes = 1;
   localparam int unsigned ARTY_Baud = 12000000;
   localparam int unsigned LITEFURY_N = 6;
   localparam int unsigned LITEFURY_AddCuts = 7;
@@ -365,6 +377,7 @@ package ftpu_pkg;
   localparam int unsigned LITEFURY_IqWords = 8192;
   localparam int unsigned LITEFURY_ClockHz = 125000000;
   localparam int unsigned LITEFURY_VectorUnit = 0;
+  localparam int unsigned LITEFURY_LinkBytes = 1;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

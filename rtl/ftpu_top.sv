@@ -14,6 +14,13 @@
 // Between link and core the interface is 32-bit words with valid/ready in
 // both directions (frames as w1, w2, payload).
 //
+// LinkBytes (1 or 4, INFO LINK_BYTES): bytes the link ports move a cycle.
+// 1 for the byte-wide PHYs; 4 for the simulated device, which then moves a
+// frame a word a cycle end to end, matching the core's one word a cycle
+// (a wider port would need a wider core interface to pay off). in_count_i
+// says how many of a beat's bytes are valid (from byte 0 on); output beats
+// are always full (frames are whole words).
+//
 // ControlCore (docs/firmware.md):
 //   1  the RV32I control core answers CONTROL frames: its firmware (ROM image
 //      RomInit, a $readmemh file) reads and writes ftpu_control's registers,
@@ -45,20 +52,23 @@ module ftpu_top #(
   parameter int unsigned ClockHz     = ftpu_pkg::DEFAULT_ClockHz,
   parameter int          InFlight    = ftpu_pkg::DEFAULT_InFlight,
   parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,  // docs/vector.md
+  parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes,   // 1 or 4
   parameter int unsigned ControlCore = 1,
   parameter              RomInit     = "",    // the firmware ROM image (ControlCore)
   parameter int          RomWords    = 2048,  // 8 KiB boot ROM
   parameter int          RamWords    = 4096,  // 16 KiB RAM
-  localparam int CreditW = $clog2(IqWords + 1)
+  localparam int CreditW = $clog2(IqWords + 1),
+  localparam int CountW  = $clog2(LinkBytes + 1)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        in_valid_i,
   output logic        in_ready_o,
-  input  logic [7:0]  in_data_i,
+  input  logic [8*LinkBytes-1:0] in_data_i,   // byte 0 first
+  input  logic [CountW-1:0]      in_count_i,  // bytes valid (LinkBytes > 1)
   output logic        out_valid_o,
   input  logic        out_ready_i,
-  output logic [7:0]  out_data_o,
+  output logic [8*LinkBytes-1:0] out_data_o,
   input  logic        reg_req_i,
   input  logic        reg_we_i,
   input  logic [7:0]  reg_addr_i,
@@ -80,12 +90,13 @@ module ftpu_top #(
   logic [7:0]         err_type;
   logic               soft_reset;
 
-  ftpu_link_rx #(.Depth(IqWords), .MaxPayload(MaxPayload)) u_rx (
+  ftpu_link_rx #(.Bytes(LinkBytes), .Depth(IqWords), .MaxPayload(MaxPayload)) u_rx (
     .clk_i,
     .rst_ni,
     .in_valid_i,
     .in_ready_o,
     .in_data_i,
+    .in_count_i,
     .out_valid_o    (prog_valid),
     .out_ready_i    (prog_ready),
     .out_data_o     (prog_data),
@@ -156,7 +167,7 @@ module ftpu_top #(
   // ---- control plane ----------------------------------------------------------------
   logic        rsp_valid, rsp_ready;
   logic [31:0] rsp_data;
-  logic        byte_in, byte_out;
+  logic [2:0]  bytes_in, bytes_out;  // moved by the link this cycle
   logic        ctl_idle;  // no CONTROL request is being taken or answered
   // ftpu_control's CONTROL side and its register interface
   logic        hw_req_valid, hw_req_ready, hw_rsp_valid, hw_rsp_ready;
@@ -164,14 +175,15 @@ module ftpu_top #(
   logic        cr_req, cr_we;
   logic [7:0]  cr_addr;
   logic [31:0] cr_wdata, cr_rdata;
-  assign byte_in  = in_valid_i && in_ready_o;
-  assign byte_out = out_valid_o && out_ready_i;
+  assign bytes_in  = !(in_valid_i && in_ready_o) ? 3'd0 :
+                     LinkBytes == 1 ? 3'd1 : 3'(in_count_i);
+  assign bytes_out = out_valid_o && out_ready_i ? 3'(LinkBytes) : 3'd0;
 
   ftpu_control #(
     .Rows(N), .Cols(N), .UbVectors(UbVectors), .WeightTiles(WmRows / N),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
     .ClockHz(ClockHz), .RowDelay(RowDelay), .MaxPayload(MaxPayload),
-    .VectorUnit(VectorUnit)
+    .VectorUnit(VectorUnit), .LinkBytes(LinkBytes)
   ) u_control (
     .clk_i,
     .rst_ni,
@@ -191,8 +203,8 @@ module ftpu_top #(
     .ev_input_stall_i (ev_istall),
     .ev_output_stall_i(ev_ostall),
     .ev_idle_i        (!core_busy),
-    .ev_byte_in_i     (byte_in),
-    .ev_byte_out_i    (byte_out),
+    .ev_bytes_in_i    (bytes_in),
+    .ev_bytes_out_i   (bytes_out),
     .ev_instr_i       (ev_instr),
     .fault_valid_i    (fault_valid),
     .fault_pc_i       (fault_pc),
@@ -419,7 +431,7 @@ module ftpu_top #(
   assign errf_ready = mux_ready[1];
   assign core_ready = mux_ready[2];
 
-  ftpu_link_tx u_tx (
+  ftpu_link_tx #(.Bytes(LinkBytes)) u_tx (
     .clk_i,
     .rst_ni,
     .in_valid_i (tx_valid),

@@ -143,6 +143,7 @@ struct Board : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 		c->clock_hz = FTPU_DEV_CLOCK_HZ;
 		c->in_flight = FTPU_DEV_IN_FLIGHT;
 		c->vector_unit = FTPU_DEV_VECTOR_UNIT;
+		c->link_bytes = FTPU_DEV_LINK_BYTES;
 	}
 
 	// The line's pace is the baud rate; nothing to set.

@@ -27,8 +27,8 @@ struct Control : ftpu::Model<FTPU_VCLASS> {
 		top->ev_input_stall_i = !!(io->ev & FTPU_SIM_CTL_EV_INPUT_STALL);
 		top->ev_output_stall_i = !!(io->ev & FTPU_SIM_CTL_EV_OUTPUT_STALL);
 		top->ev_idle_i = !!(io->ev & FTPU_SIM_CTL_EV_IDLE);
-		top->ev_byte_in_i = !!(io->ev & FTPU_SIM_CTL_EV_BYTE_IN);
-		top->ev_byte_out_i = !!(io->ev & FTPU_SIM_CTL_EV_BYTE_OUT);
+		top->ev_bytes_in_i = !!(io->ev & FTPU_SIM_CTL_EV_BYTE_IN);
+		top->ev_bytes_out_i = !!(io->ev & FTPU_SIM_CTL_EV_BYTE_OUT);
 		top->ev_instr_i = !!(io->ev & FTPU_SIM_CTL_EV_INSTR);
 		top->fault_valid_i = io->fault_valid;
 		top->fault_pc_i = io->fault_pc;
@@ -78,7 +78,7 @@ extern "C" bool ftpu_sim_control_get_params(const ftpu_sim *sim,
 		FTPU_DEV_N,	       FTPU_DEV_N,	     FTPU_DEV_UB_VECTORS,
 		FTPU_DEV_WEIGHT_TILES, FTPU_DEV_ACC_VECTORS, FTPU_DEV_BIAS_VECTORS,
 		FTPU_DEV_IQ_WORDS,     FTPU_DEV_CLOCK_HZ,    FTPU_DEV_ROW_DELAY,
-		FTPU_DEV_MAX_PAYLOAD,  FTPU_DEV_VECTOR_UNIT,
+		FTPU_DEV_MAX_PAYLOAD,  FTPU_DEV_VECTOR_UNIT, FTPU_DEV_LINK_BYTES,
 	};
 	*p = q;
 	return true;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // device_shim.cpp - ftpu_sim over a Verilated ftpu_top (rtl/ftpu_top.sv), the
 // whole device: host bytes are queued and offered on in_valid_i at a set
-// pace, bytes the device sends are collected whenever out_ready_i is high
-// (a settable pattern models a slow or stalled reader), and the register
+// pace, in beats of up to LinkBytes bytes; bytes the device sends are
+// collected whenever out_ready_i is high (a settable pattern models a slow
+// or stalled reader), and the register
 // port is driven between them. Compiled with FTPU_MODEL, FTPU_VCLASS,
 // FTPU_VHEADER and the model's parameters as FTPU_DEV_* (the Verilated class
 // does not expose parameters).
@@ -59,38 +60,47 @@ struct Device : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 	void cycle(bool req = false, bool we = false, unsigned addr = 0,
 		   uint32_t wdata = 0)
 	{
-		const bool in_v = inq.size() && in_wait == 0;
+		// A beat: up to FTPU_DEV_LINK_BYTES queued bytes, byte 0 first.
+		const size_t in_n = in_wait ? 0
+			: inq.size() < FTPU_DEV_LINK_BYTES ? inq.size()
+							   : FTPU_DEV_LINK_BYTES;
+		const bool in_v = in_n != 0;
+		uint32_t in_beat = 0;
+		for (size_t i = 0; i < in_n; i++)
+			in_beat |= (uint32_t)inq.v[inq.head + i] << (8 * i);
 		bool out_r = cycles % pace.out_period == 0;
 		if (pace.out_stall_every &&
 		    cycles % pace.out_stall_every < pace.out_stall_len)
 			out_r = false;
 		top->in_valid_i = in_v;
-		top->in_data_i = in_v ? inq.v[inq.head] : 0;
+		top->in_data_i = in_beat;
+		top->in_count_i = (unsigned)in_n;
 		top->out_ready_i = out_r;
 		top->reg_req_i = req;
 		top->reg_we_i = we;
 		top->reg_addr_i = addr & 0xffu;
 		top->reg_wdata_i = wdata;
 		bool in_fire = false, out_fire = false;
-		uint8_t out_byte = 0;
+		uint32_t out_beat = 0;
 		clock([&] {
 			in_fire = in_v && top->in_ready_o;
 			out_fire = out_r && top->out_valid_o;
-			out_byte = top->out_data_o;
+			out_beat = top->out_data_o;
 			credit_q = top->credit_o;
 			idle_q = top->idle_o;
 			rdata_q = top->reg_rdata_o;
 		});
 		if (in_fire) {
-			inq.head++, bytes_in++;
+			inq.head += in_n, bytes_in += in_n;
 			inq.compact();
 			in_wait = pace.in_period - 1;
 		} else if (in_wait) {
 			in_wait--;
 		}
-		if (out_fire) {
-			outq.v.push_back(out_byte);
-			bytes_out++;
+		if (out_fire) { /* output beats are full: frames are whole words */
+			for (unsigned i = 0; i < FTPU_DEV_LINK_BYTES; i++)
+				outq.v.push_back((uint8_t)(out_beat >> (8 * i)));
+			bytes_out += FTPU_DEV_LINK_BYTES;
 		}
 	}
 
@@ -106,6 +116,7 @@ struct Device : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 		c->iq_words = FTPU_DEV_IQ_WORDS;
 		c->clock_hz = FTPU_DEV_CLOCK_HZ;
 		c->vector_unit = FTPU_DEV_VECTOR_UNIT;
+		c->link_bytes = FTPU_DEV_LINK_BYTES;
 		c->in_flight = FTPU_DEV_IN_FLIGHT;
 	}
 

@@ -100,15 +100,18 @@ struct ftpu_sim_link_io {
 	/* inputs */
 	bool loop; /* tx takes rx's frames (rx_out_ready, ctl_ready, tx_valid
 		      ignored) */
-	bool rx_valid; /* rx_byte is offered to the receiver */
+	bool rx_valid; /* rx_byte is offered to the receiver (Bytes 1), or
+			* rx_count bytes of rx_beat, byte 0 first (Bytes 4) */
 	uint8_t rx_byte;
+	uint32_t rx_beat;
+	unsigned rx_count;
 	bool rx_out_ready; /* the receive buffer's reader takes a word */
 	bool ctl_ready; /* the mailbox's reader takes a word */
 	bool flush; /* empty the receive buffer and the mailbox (a pulse) */
 	bool err_ready; /* the error consumer takes a report */
 	bool tx_valid; /* tx_word is offered to the transmitter */
 	uint32_t tx_word;
-	bool tx_out_ready; /* the link takes a byte from the transmitter */
+	bool tx_out_ready; /* the link takes a byte (a word) from the transmitter */
 	/* outputs */
 	bool rx_ready;
 	bool rx_out_valid;
@@ -123,7 +126,8 @@ struct ftpu_sim_link_io {
 	uint8_t err_type; /* 0xFF when unreadable */
 	bool tx_ready;
 	bool tx_out_valid;
-	uint8_t tx_out_byte;
+	uint8_t tx_out_byte;   /* Bytes 1 */
+	uint32_t tx_out_beat;  /* Bytes 4: four bytes, byte 0 first */
 };
 
 /* The receiver's counters (32 bits, wrapping). */
@@ -211,7 +215,7 @@ struct ftpu_sim *ftpu_sim_open_control(const char *trace_path);
 struct ftpu_sim_control_params {
 	unsigned rows, cols, ub_vectors, weight_tiles, acc_vectors;
 	unsigned bias_vectors, iq_words, clock_hz, row_delay, max_payload;
-	unsigned vector_unit;
+	unsigned vector_unit, link_bytes;
 };
 
 /* ev bits of struct ftpu_sim_control_io: the ev_*_i inputs. */
@@ -298,15 +302,16 @@ struct ftpu_sim_device_config {
 	unsigned clock_hz;
 	unsigned in_flight; /* MATMULs with results pending */
 	unsigned vector_unit; /* 1: the vector instructions run (docs/vector.md) */
+	unsigned link_bytes;  /* bytes the link moves per cycle (INFO LINK_BYTES) */
 };
 
 /* Fills *cfg; false if sim is not a device model. */
 bool ftpu_sim_device_get_config(const struct ftpu_sim *sim,
 				struct ftpu_sim_device_config *cfg);
 
-/* How the simulated link moves bytes. A queued host byte is offered on
- * in_valid at most once every in_period cycles (1: back to back) while the
- * device is ready. out_ready is high in cycle t (ftpu_sim_cycles) when
+/* How the simulated link moves bytes. A beat of queued host bytes (up to
+ * link_bytes of them) is offered on in_valid at most once every in_period
+ * cycles (1: back to back) while the device is ready. out_ready is high in cycle t (ftpu_sim_cycles) when
  * t % out_period == 0 and not (out_stall_every && t % out_stall_every <
  * out_stall_len): a slow reader and long stalls. Default {1, 1, 0, 0}. */
 struct ftpu_sim_device_pace {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // link_shim.cpp - ftpu_sim over a Verilated ftpu_link_loop (sim/tops/):
 // one call per clock cycle, all ports in one struct. Compiled with
-// FTPU_MODEL, FTPU_VCLASS, FTPU_VHEADER and FTPU_LINK_DEPTH (the model's
-// Depth; the Verilated class does not expose parameters).
+// FTPU_MODEL, FTPU_VCLASS, FTPU_VHEADER, FTPU_LINK_DEPTH and
+// FTPU_LINK_BYTES (the model's Depth and Bytes; the Verilated class does
+// not expose parameters).
 #include <new>
 
 #include "sim_model.hpp"
@@ -17,7 +18,13 @@ struct Link : ftpu::Model<FTPU_VCLASS> {
 	{
 		top->loop_i = io->loop;
 		top->rx_in_valid_i = io->rx_valid;
+#if FTPU_LINK_BYTES == 1
 		top->rx_in_data_i = io->rx_byte;
+		top->rx_in_count_i = 1;
+#else
+		top->rx_in_data_i = io->rx_beat;
+		top->rx_in_count_i = io->rx_count;
+#endif
 		top->rx_out_ready_i = io->rx_out_ready;
 		top->rx_ctl_ready_i = io->ctl_ready;
 		top->flush_i = io->flush;
@@ -42,7 +49,11 @@ struct Link : ftpu::Model<FTPU_VCLASS> {
 		io->err_type = top->err_type_o;
 		io->tx_ready = top->tx_in_ready_o;
 		io->tx_out_valid = top->tx_out_valid_o;
+#if FTPU_LINK_BYTES == 1
 		io->tx_out_byte = top->tx_out_data_o;
+#else
+		io->tx_out_beat = top->tx_out_data_o;
+#endif
 	}
 
 	// Low half of the cycle: inputs settle, outputs are sampled; then the

@@ -24,6 +24,7 @@ DEVICE_PARAMS = [
     ("UbVectors", "UB_VECTORS"), ("WmRows", "WM_ROWS"),
     ("AccVectors", "ACC_VECTORS"), ("BiasVectors", "BIAS_VECTORS"),
     ("IqWords", "IQ_WORDS"), ("ClockHz", "CLOCK_HZ"), ("VectorUnit", "VECTOR_UNIT"),
+    ("LinkBytes", "LINK_BYTES"),
 ]
 OPTIONAL_PARAMS = [("Baud", "BAUD")]
 
@@ -68,6 +69,8 @@ def devices(spec):
         for p, _ in DEVICE_PARAMS:
             if p not in r:
                 sys.exit(f"{SPEC}: device {name} has no {p}")
+        if r["LinkBytes"] not in (1, 4):
+            sys.exit(f"{SPEC}: device {name}: LinkBytes must be 1 or 4 (a byte or a word a cycle)")
         r["RowDelay"] = row_delay(r["AddCuts"])
         r["WeightTiles"] = r["WmRows"] // r["N"]
         r["doc"] = d.get("doc", "")
@@ -329,10 +332,10 @@ def doc_tables(spec):
     devs = devices(spec)
     t["docs/boards.md", "configurations"] = md_table(
         ["configuration", "N", "AddCuts (ROW_DELAY)", "UB vectors", "WM rows (tiles)", "ACC vectors",
-         "BIAS vectors", "IQ words", "clock", "vector unit", "what it is"],
+         "BIAS vectors", "IQ words", "clock", "link bytes/cycle", "vector unit", "what it is"],
         [(n, d["N"], f"{d['AddCuts']} ({d['RowDelay']})", d["UbVectors"],
           f"{d['WmRows']} ({d['WeightTiles']})", d["AccVectors"], d["BiasVectors"], d["IqWords"],
-          f"{d['ClockHz'] / 1e6:g} MHz", "yes" if d["VectorUnit"] else "no", d["doc"])
+          f"{d['ClockHz'] / 1e6:g} MHz", d["LinkBytes"], "yes" if d["VectorUnit"] else "no", d["doc"])
          for n, d in devs.items()])
     return t
 

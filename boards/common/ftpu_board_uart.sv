@@ -14,6 +14,7 @@ module ftpu_board_uart #(
   parameter int          IqWords     = 1024,
   parameter int unsigned ClockHz     = 24000000,
   parameter int unsigned VectorUnit  = 0,
+  parameter int          LinkBytes   = 1,  // the UART PHY moves a byte
   parameter int unsigned Baud        = 3000000,
   // ftpu_top ControlCore: 1, the RV32I core's firmware answers CONTROL
   // frames, its ROM compiled into the design (ftpu_cpu_mem "embedded");
@@ -57,16 +58,21 @@ module ftpu_board_uart #(
     .overruns_o   (overruns)
   );
 
+  if (LinkBytes != 1) begin : g_link_bytes_check
+    $error("the UART PHY is byte-wide: the spec's LinkBytes must be 1");
+  end
+
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InFlight(InFlight), .ControlCore(ControlCore), .RomInit(RomInit)
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .LinkBytes(LinkBytes), .InFlight(InFlight), .ControlCore(ControlCore), .RomInit(RomInit)
   ) u_device (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .in_valid_i  (in_valid),
     .in_ready_o  (in_ready),
     .in_data_i   (in_data),
+    .in_count_i  (1'b1),
     .out_valid_o (out_valid),
     .out_ready_i (out_ready),
     .out_data_o  (out_data),

@@ -19,7 +19,8 @@ module ftpu_litefury #(
   parameter int          BiasVectors = ftpu_pkg::LITEFURY_BiasVectors,
   parameter int          IqWords     = ftpu_pkg::LITEFURY_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::LITEFURY_ClockHz,
-  parameter int unsigned VectorUnit  = ftpu_pkg::LITEFURY_VectorUnit
+  parameter int unsigned VectorUnit  = ftpu_pkg::LITEFURY_VectorUnit,
+  parameter int          LinkBytes   = ftpu_pkg::LITEFURY_LinkBytes
 ) (
   input  logic       pcie_refclk_p,
   input  logic       pcie_refclk_n,
@@ -104,10 +105,14 @@ module ftpu_litefury #(
     .m_axis_tlast_o  (c2h_tlast)
   );
 
+  if (LinkBytes != 1) begin : g_link_bytes_check
+    $error("the XDMA adapter (ftpu_phy_axis) is byte-wide: the spec's LinkBytes must be 1");
+  end
+
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InFlight(InFlight),
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .LinkBytes(LinkBytes), .InFlight(InFlight),
     .ControlCore(1), .RomInit("embedded")  // the firmware, in the design
   ) u_device (
     .clk_i       (aclk),
@@ -115,6 +120,7 @@ module ftpu_litefury #(
     .in_valid_i  (in_valid),
     .in_ready_o  (in_ready),
     .in_data_i   (in_data),
+    .in_count_i  (1'b1),
     .out_valid_o (out_valid),
     .out_ready_i (out_ready),
     .out_data_o  (out_data),

@@ -117,6 +117,8 @@ struct ftpu_device_info {
 	uint32_t max_payload;     /* words per frame */
 	uint32_t features;        /* optional units, FTPU_FEATURE_* masks (INFO
 				   * FEATURES; 0 from a protocol 1.0 device) */
+	uint32_t link_bytes;      /* bytes the link moves a device cycle each way
+				   * (INFO LINK_BYTES; 1 from a device before 1.2) */
 };
 
 /* ftpu_device_info.features: the vector unit (docs/vector.md) */
@@ -238,9 +240,9 @@ struct ftpu_stats {
 	 * device, nears 1.0: docs/array.md). */
 	double utilization;
 	/* The link roofline: the best utilization the run's link bytes allow,
-	 * compute cycles / max(compute, link) cycles, at one byte per cycle
-	 * each way (compute = macs / (rows * cols), link = the larger of
-	 * bytes_in and bytes_out). A bound, not a result: utilization /
+	 * compute cycles / max(compute, link) cycles (compute = macs / (rows
+	 * * cols), link = the larger of bytes_in and bytes_out over the
+	 * device's link_bytes a cycle). A bound, not a result: utilization /
 	 * roofline is how close the run came to it. */
 	double roofline;
 	double host_seconds;    /* wall time of the call */

@@ -174,6 +174,16 @@ struct ftpu_wm_resident *ftpu__wm_resident(ftpu_device *dev) { return &dev->wm; 
 
 uint64_t ftpu__run_count(const ftpu_device *dev) { return dev->runs; }
 
+void ftpu__stats_finish(struct ftpu_stats *st, const struct ftpu_device_info *info)
+{
+	double pe = (double)info->rows * info->cols;
+	double compute = (double)st->macs / pe;
+	double in = (double)st->bytes_in, out = (double)st->bytes_out;
+	double link = (in > out ? in : out) / (double)(info->link_bytes ? info->link_bytes : 1);
+	st->utilization = st->cycles ? (double)st->macs / (pe * (double)st->cycles) : 0.0;
+	st->roofline = compute > 0 ? compute / (compute > link ? compute : link) : 0.0;
+}
+
 void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st)
 {
 	dev->last = *st;
@@ -603,11 +613,7 @@ int ftpu__execute(ftpu_device *dev, struct ftpu_exec *x, struct ftpu_stats *stat
 			.bytes_out = lohi(c, FTPU_LINK_CNT_BYTES_OUT_LO, FTPU_LINK_CNT_BYTES_OUT_HI),
 			.instructions = c[FTPU_LINK_CNT_INSTRUCTIONS],
 		};
-		double pe = (double)dev->info.rows * dev->info.cols;
-		double compute = (double)st.macs / pe;
-		double link = (double)(st.bytes_in > st.bytes_out ? st.bytes_in : st.bytes_out);
-		st.utilization = st.cycles ? (double)st.macs / (pe * (double)st.cycles) : 0.0;
-		st.roofline = compute > 0 ? compute / (compute > link ? compute : link) : 0.0;
+		ftpu__stats_finish(&st, &dev->info);
 		st.host_seconds = ftpu__now_s() - t0;
 		*stats = st;
 	}
@@ -672,12 +678,16 @@ static int read_info(ftpu_device *dev)
 	/* protocol 1.1's key; a 1.0 device has no optional units */
 	dev->info.features = ftpu_link_info_get(r, w.rsp_len, FTPU_LINK_INFO_FEATURES, &v)
 		? 0 : v;
+	/* protocol 1.2's key; an older device moves a byte a cycle */
+	dev->info.link_bytes = ftpu_link_info_get(r, w.rsp_len, FTPU_LINK_INFO_LINK_BYTES, &v)
+		? 1 : v;
 	if (dev->info.protocol >> 16 != FTPU_LINK_VERSION_MAJOR)
 		return ftpu__fail(dev, FTPU_ERR_UNSUPPORTED, "the device speaks protocol %u.%u",
 				  dev->info.protocol >> 16, dev->info.protocol & 0xffffu);
 	if (dev->info.rows != dev->info.cols || dev->info.rows < 2 || dev->info.rows % 2 ||
 	    dev->info.iq_words < 8 || !dev->info.ub_vectors || !dev->info.weight_tiles ||
-	    !dev->info.acc_vectors || !dev->info.bias_vectors)
+	    !dev->info.acc_vectors || !dev->info.bias_vectors || !dev->info.link_bytes ||
+	    dev->info.link_bytes > 64)
 		return ftpu__fail(dev, FTPU_ERR_PROTOCOL, "the device reports unusable sizes");
 	return FTPU_OK;
 }

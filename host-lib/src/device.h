@@ -84,6 +84,9 @@ struct ftpu_wm_resident *ftpu__wm_resident(ftpu_device *dev);
 uint64_t ftpu__run_count(const ftpu_device *dev);
 
 /* The stats of the last run, kept for ftpu_last_stats(). */
+/* st's utilization and roofline from its cycles, MACs and bytes (ftpu.h,
+ * struct ftpu_stats; the link moves info->link_bytes a cycle). */
+void ftpu__stats_finish(struct ftpu_stats *st, const struct ftpu_device_info *info);
 void ftpu__set_last_stats(ftpu_device *dev, const struct ftpu_stats *st);
 
 /* ---- transports (transports/transport.h) and discovery (discover.c) ---- */

@@ -56,21 +56,6 @@ static void stats_add(struct ftpu_stats *sum, const struct ftpu_stats *st)
 	sum->instructions += st->instructions;
 }
 
-/* utilization and roofline as ftpu__execute defines them. */
-static void stats_finish(struct ftpu_stats *st,
-			 const struct ftpu_device_info *info)
-{
-	double pe = (double)info->rows * info->cols;
-	double compute = (double)st->macs / pe;
-	double link = (double)(st->bytes_in > st->bytes_out ? st->bytes_in
-							    : st->bytes_out);
-
-	st->utilization =
-		st->cycles ? (double)st->macs / (pe * (double)st->cycles) : 0.0;
-	st->roofline =
-		compute > 0 ? compute / (compute > link ? compute : link) : 0.0;
-}
-
 /* alpha == 0: C = beta * C (+0 when beta == 0), the device unused. */
 static void scale_c(size_t m, size_t n, float beta, float *c, size_t ldc)
 {
@@ -216,6 +201,7 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 		.ub = info->ub_vectors,
 		.acc = info->acc_vectors,
 		.wm_tiles = info->weight_tiles,
+		.link_bytes = info->link_bytes,
 	};
 	ret = ftpu__gemm_plan(&d, m, n, k, &tune, &p);
 	if (ret) {
@@ -273,7 +259,7 @@ static int gemm(ftpu_device *dev, const char *fn, enum ftpu_transpose trans_a,
 			.rows = rows,
 		};
 	ftpu__gemm_store(&p, data, alpha, beta, c, ldc);
-	stats_finish(&st, info);
+	ftpu__stats_finish(&st, info);
 	st.host_seconds = ftpu__now_s() - t0;
 	ftpu__set_last_stats(dev, &st);
 out_free:

@@ -155,8 +155,9 @@ static size_t rows_for(size_t M, size_t ub, size_t acc, size_t ktc, size_t ntc,
 }
 
 /*
- * The estimated time of a plan, in link byte times (the roofline's one
- * byte per cycle; docs/core.md for what overlaps):
+ * The estimated time of a plan, in device cycles (the link moves
+ * link_bytes a cycle each way, INFO LINK_BYTES; docs/core.md for what
+ * overlaps):
  *   in    A (once per n-block), B (once when whole, else per m-chunk) and
  *         the instructions (12 bytes each: a LOAD_WEIGHTS + MATMUL pair
  *         per fold, a HOST_READ per k-tile and B row, a HOST_WRITE per block)
@@ -184,6 +185,8 @@ static double plan_time(const struct ftpu_gemm_plan *p, bool db, size_t mc,
 	double block_out = (double)mc * (double)ntc * n * 4;
 	double first_in = (double)mc * KT * n * 2 +
 			  (p->b_free ? 0 : KT * (double)ntc * tile);
+	const double w = (double)p->link_bytes; /* bytes to cycles */
+	in /= w, out /= w, block_out /= w, first_in /= w;
 	double t = db ? max_d(in + block_out, first_in + out) : in + out;
 	return max_d(t, array);
 }
@@ -273,6 +276,7 @@ static bool plan_init(struct ftpu_gemm_plan *p, size_t n, size_t M, size_t N,
 	const size_t KT = div_up(K, n), NT = div_up(N, n);
 
 	memset(p, 0, sizeof(*p));
+	p->link_bytes = 1;
 	p->o = o ? *o : gemm;
 	size_t copies = p->o.acc_writes;
 	for (size_t i = 0; i < p->o.n_acts; i++)
@@ -311,6 +315,7 @@ int ftpu__gemm_plan_opts(const struct ftpu_gemm_device *d, size_t M, size_t N,
 		return FTPU_ERR_UNSUPPORTED;
 	if (!plan_init(p, n, M, N, K, o))
 		return FTPU_ERR_INVALID;
+	p->link_bytes = d->link_bytes ? d->link_bytes : 1;
 	const size_t bias = p->o.bias_vectors;
 	const size_t KT = p->KT, NT = p->NT, sent = sent_biases(&p->o);
 	if (sent && bias < sent)

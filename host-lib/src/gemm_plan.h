@@ -105,6 +105,8 @@ struct ftpu_gemm_device {
 	size_t ub;	 /* UB vectors */
 	size_t acc;	 /* ACC vectors */
 	size_t wm_tiles; /* WM tiles (rows / n) */
+	size_t link_bytes; /* bytes the link moves a cycle (INFO LINK_BYTES;
+			    * 0 counts as 1) */
 };
 
 /* One ACTIVATE of every block's results into UB (bf16): UB[ub + nt*mc + m]
@@ -148,6 +150,7 @@ struct ftpu_gemm_opts {
 
 struct ftpu_gemm_plan {
 	size_t n;		/* array size */
+	size_t link_bytes;	/* the link's bytes a cycle (>= 1) */
 	size_t M, N, K, KT, NT; /* the GEMM; KT, NT tiles */
 	size_t mc, ntc, ktc;	/* chunk sizes; the last of each may be less */
 	size_t mchunks, nblocks, kblocks, chunks;

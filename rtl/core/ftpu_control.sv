@@ -48,7 +48,8 @@ module ftpu_control #(
   parameter int unsigned ClockHz     = ftpu_pkg::DEFAULT_ClockHz,
   parameter int unsigned RowDelay    = 1,
   parameter int unsigned MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
-  parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit  // INFO FEATURES
+  parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,  // INFO FEATURES
+  parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes    // INFO LINK_BYTES
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -72,8 +73,8 @@ module ftpu_control #(
   input  logic        ev_input_stall_i,
   input  logic        ev_output_stall_i,
   input  logic        ev_idle_i,
-  input  logic        ev_byte_in_i,   // the link received a byte
-  input  logic        ev_byte_out_i,  // the link sent a byte
+  input  logic [2:0]  ev_bytes_in_i,   // bytes the link received this cycle
+  input  logic [2:0]  ev_bytes_out_i,  // bytes the link sent this cycle
   input  logic        ev_instr_i,     // an instruction retired
   // fault record
   input  logic        fault_valid_i,
@@ -184,6 +185,7 @@ module ftpu_control #(
       ftpu_pkg::LINK_INFO_ROW_DELAY:    info_value = 32'(RowDelay);
       ftpu_pkg::LINK_INFO_MAX_PAYLOAD:  info_value = 32'(MaxPayload);
       ftpu_pkg::LINK_INFO_FEATURES:     info_value = Features;
+      ftpu_pkg::LINK_INFO_LINK_BYTES:   info_value = 32'(LinkBytes);
       default:                          info_value = 32'd0;
     endcase
   endfunction
@@ -374,8 +376,8 @@ module ftpu_control #(
       c_istall_q <= c_istall_q + 32'(ev_input_stall_i);
       c_ostall_q <= c_ostall_q + 32'(ev_output_stall_i);
       c_idle_q   <= c_idle_q + 32'(ev_idle_i);
-      c_bin_q    <= c_bin_q + 64'(ev_byte_in_i);
-      c_bout_q   <= c_bout_q + 64'(ev_byte_out_i);
+      c_bin_q    <= c_bin_q + 64'(ev_bytes_in_i);
+      c_bout_q   <= c_bout_q + 64'(ev_bytes_out_i);
       c_instr_q  <= c_instr_q + 32'(ev_instr_i);
     end
   end

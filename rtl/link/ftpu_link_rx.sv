@@ -5,10 +5,17 @@
 // proto/link.c for the same bytes, with the admission of
 // docs/protocol.md §6.
 //
-// Input: one byte per cycle, always ready (in_ready_o is 1): nothing in here
-// ever stalls the link. There is no timeout (ftpu_link_rx_timeout() has no
-// counterpart here): a frame cut short takes the bytes that come next as its
-// own and fails its PCRC, and the hunt resumes after it.
+// Input, Bytes = 1: one byte per cycle, always ready (in_ready_o is 1):
+// nothing in here ever stalls the link (the UART and FT245 PHYs). Bytes = 4
+// (the simulated device's word port): up to four bytes a cycle, in_count_i
+// of them from byte 0 on, into an 8-byte staging register; the hunt takes
+// one byte a cycle from it, a frame's payload and PCRC a word a cycle (a
+// frame is whole words from its SYNC on, wherever it starts), so in_ready_o
+// is low while the staging register cannot take four more. A frame's
+// first payload word waits the cycle its w2 is written (one write port).
+// There is no timeout (ftpu_link_rx_timeout() has no counterpart here): a
+// frame cut short takes the bytes that come next as its own and fails its
+// PCRC, and the hunt resumes after it.
 //
 // Hunting. The last 16 hunt bytes sit in a shift register, win_q, and every
 // byte that enters it is checked as the last byte of a header whose SYNC
@@ -70,27 +77,30 @@
 // Errors: one report register (err_*_o). An error that finds it still full
 // (err_valid_o && !err_ready_i) is not reported but counted in err_lost_o;
 // err_count_o counts every error by code either way. At most one error
-// arises per input byte.
+// arises per hunted byte or payload step.
 //
 // Counters: free-running, wrapping at 2^CntW (read them as differences):
 // frames_ok_o (frames committed, to either reader), bytes_skipped_o (hunt
 // bytes that started no good header), err_count_o (code c in bits
 // [(c-1)*CntW +: CntW]), err_lost_o.
 module ftpu_link_rx #(
+  parameter int         Bytes      = 1,     // bytes in per cycle: 1 or 4
   parameter int         Depth      = 8192,
   parameter int         MaxPayload = ftpu_pkg::LINK_MAX_PAYLOAD,
   parameter logic [7:0] TypeFirst  = ftpu_pkg::LINK_TYPE_CONTROL,
   parameter logic [7:0] TypeLast   = ftpu_pkg::LINK_TYPE_PROGRAM,
   parameter logic [7:0] CtlType    = ftpu_pkg::LINK_TYPE_CONTROL,
   parameter int         MaxControl = ftpu_pkg::LINK_MAX_CONTROL,
-  parameter int         CntW       = 32
+  parameter int         CntW       = 32,
+  localparam int        CountW     = $clog2(Bytes + 1)
 ) (
   input  logic                         clk_i,
   input  logic                         rst_ni,
   // bytes from the link
   input  logic                         in_valid_i,
   output logic                         in_ready_o,
-  input  logic [7:0]                   in_data_i,
+  input  logic [8*Bytes-1:0]           in_data_i,   // byte 0 first
+  input  logic [CountW-1:0]            in_count_i,  // bytes valid (Bytes > 1)
   // receive buffer: w1, w2, payload of each good frame not of CtlType
   output logic                         out_valid_o,
   input  logic                         out_ready_i,
@@ -147,6 +157,9 @@ module ftpu_link_rx #(
   if (Depth != 2 ** AddrW) begin : g_depth_check
     $error("ftpu_link_rx: Depth must be a power of two");
   end
+  if (Bytes != 1 && Bytes != 4) begin : g_bytes_check
+    $error("ftpu_link_rx: Bytes must be 1 or 4");
+  end
 
   typedef enum logic [1:0] {
     StHunt,     // search for a header
@@ -155,6 +168,45 @@ module ftpu_link_rx #(
   } state_e;
   state_e state_q, state_d;
 
+  // ---- the head of the byte stream ----------------------------------------
+  // head: the next four bytes (byte 0 at [7:0]); hstep: the hunt takes the
+  // next byte; pstep: a payload (or skipped) step of Bytes bytes is taken.
+  logic [31:0] head;
+  logic        hstep, pstep;
+  logic        len_pend_q;  // w2 is written the cycle after w1 (declared early)
+
+  if (Bytes == 1) begin : g_byte_in
+    assign head       = {24'h0, in_data_i};
+    assign hstep      = in_valid_i && state_q == StHunt;
+    assign pstep      = in_valid_i && state_q != StHunt;
+    assign in_ready_o = 1'b1;
+    logic unused_count;
+    assign unused_count = ^in_count_i;
+  end else begin : g_word_in
+    logic [63:0] stage_q, stage_rest, in_masked;  // byte i at [8i +: 8]
+    logic [3:0]  n_q, n_rest;                     // bytes held, 0..8
+    logic [3:0]  take;
+    logic        in_fire;
+    assign head  = stage_q[31:0];
+    assign hstep = state_q == StHunt && n_q != 4'd0;
+    assign pstep = state_q != StHunt && n_q >= 4'd4 && !len_pend_q;
+    assign take  = hstep ? 4'd1 : pstep ? 4'd4 : 4'd0;
+    assign stage_rest = stage_q >> (8 * take);
+    assign n_rest     = n_q - take;
+    assign in_ready_o = n_rest <= 4'd4;
+    assign in_fire    = in_valid_i && in_ready_o;
+    assign in_masked  = 64'(in_data_i) & ((64'd1 << (8 * in_count_i)) - 64'd1);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        stage_q <= '0;
+        n_q     <= '0;
+      end else begin
+        stage_q <= in_fire ? stage_rest | (in_masked << (8 * n_rest)) : stage_rest;
+        n_q     <= in_fire ? n_rest + 4'(in_count_i) : n_rest;
+      end
+    end
+  end
+
   // ---- hunt window ------------------------------------------------------
   logic [127:0] win_q, win_sh;    // byte i at [8i +: 8], byte 0 the oldest
   logic [31:0]  roll_q, roll_sh;  // raw CRC (init 0) of win_q bytes 0..11
@@ -162,8 +214,8 @@ module ftpu_link_rx #(
   logic [4:0]   fill_q, fill_d;   // hunt bytes in win_q, up to 16
   logic         hunt_shift;
 
-  assign hunt_shift = in_valid_i && state_q == StHunt;
-  assign win_sh = {in_data_i, win_q[127:8]};
+  assign hunt_shift = hstep;
+  assign win_sh = {head[7:0], win_q[127:8]};
 
   ftpu_crc32_byte u_roll (
     .crc_i (roll_q),
@@ -213,7 +265,6 @@ module ftpu_link_rx #(
   logic [15:0]      seq_q;           // of the frame being received
   logic [7:0]       type_q;
   logic [31:0]      w2_q;
-  logic             len_pend_q;      // w2 is written the cycle after w1
   logic             ctl_q;           // the frame goes to the mailbox
   logic             accept;          // a frame is admitted
   logic             to_ctl;          // this cycle's word write is the mailbox's
@@ -221,11 +272,17 @@ module ftpu_link_rx #(
   logic             ack_load;        // a frame with a good header is finished
   logic [15:0]      ack_d, ack_q;
 
-  ftpu_crc32_byte u_pcrc (
-    .crc_i (crc_q),
-    .data_i(in_data_i),
-    .crc_o (crc_step)
-  );
+  // the PCRC register after this step's Bytes bytes
+  logic [31:0] pcrc_chain [Bytes+1];
+  assign pcrc_chain[0] = crc_q;
+  for (genvar b = 0; b < Bytes; b++) begin : g_pcrc
+    ftpu_crc32_byte u_pcrc (
+      .crc_i (pcrc_chain[b]),
+      .data_i(head[8*b +: 8]),
+      .crc_o (pcrc_chain[b+1])
+    );
+  end
+  assign crc_step = pcrc_chain[Bytes];
 
   // ---- buffer pointers (PtrW bits, wrapping) ------------------------------
   logic [PtrW-1:0]  wptr_q, wptr_d;      // next word to write
@@ -267,7 +324,7 @@ module ftpu_link_rx #(
     unique case (state_q)
       // Search for a header: one window check per byte.
       StHunt: begin
-        if (in_valid_i) begin
+        if (hstep) begin
           skipped = fill_q == 5'd16;
           fill_d  = skipped ? fill_q : fill_q + 1'b1;
         end
@@ -302,18 +359,19 @@ module ftpu_link_rx #(
           end
         end
       end
-      // Store payload words, check the PCRC, then commit or roll back.
+      // Store payload words, check the PCRC, then commit or roll back
+      // (a byte or a word a step; todo_q stays a multiple of Bytes).
       StPayload: begin
-        if (in_valid_i) begin
-          todo_d = todo_q - 1'b1;
-          word_d = {in_data_i, word_q[31:8]};
+        if (pstep) begin
+          todo_d = todo_q - TodoW'(Bytes);
+          word_d = Bytes == 1 ? {head[7:0], word_q[31:8]} : head;
           if (todo_q > TodoW'(4)) begin
             crc_d = crc_step;
-            if (todo_q[1:0] == 2'd1) begin
+            if (todo_q[1:0] == 2'(Bytes % 4)) begin  // a word is complete
               we    = 1'b1;
               wdata = word_d;
             end
-          end else if (todo_q == TodoW'(1)) begin
+          end else if (todo_q == TodoW'(Bytes)) begin
             state_d  = StHunt;
             ack_load = 1'b1;
             if (word_d == ~crc_q) begin
@@ -330,9 +388,9 @@ module ftpu_link_rx #(
       end
       // Discard the payload and PCRC of a refused frame.
       StSkip: begin
-        if (in_valid_i) begin
-          todo_d = todo_q - 1'b1;
-          if (todo_q == TodoW'(1)) state_d = StHunt;
+        if (pstep) begin
+          todo_d = todo_q - TodoW'(Bytes);
+          if (todo_q == TodoW'(Bytes)) state_d = StHunt;
         end
       end
       default: state_d = StHunt;
@@ -413,7 +471,6 @@ module ftpu_link_rx #(
     end
   end
 
-  assign in_ready_o  = 1'b1;
   assign out_valid_o = out_valid_q;
   assign out_data_o  = out_data_q;
   assign credit_o    = CreditW'(Depth) - CreditW'(commit_q - rptr_q) -

@@ -14,12 +14,16 @@
 // is the CRC-32 of w0..w2 and the payload, and equals HCRC when len is 0).
 //
 // A 4-byte shifter feeds the output and is refilled with the next word in
-// the cycle its last byte leaves, so a frame goes out at one byte per cycle
-// when the core keeps up; in_ready_o for payload words therefore depends on
+// the cycle its last byte leaves, so a frame goes out at Bytes bytes per
+// cycle when the core keeps up (Bytes = 1: a byte, the UART and FT245
+// PHYs; 4: the whole word, the simulated device's port; a frame is whole
+// words, so every output beat is full); in_ready_o for payload words therefore depends on
 // out_ready_i (a combinational path from out_ready_i to in_ready_o, never
 // from a valid to a ready). The header words are taken into registers while
 // the previous frame's PCRC is still going out.
-module ftpu_link_tx (
+module ftpu_link_tx #(
+  parameter int Bytes = 1  // bytes out per cycle: 1 or 4
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   // words from the core
@@ -29,10 +33,14 @@ module ftpu_link_tx (
   // bytes to the link
   output logic        out_valid_o,
   input  logic        out_ready_i,
-  output logic [7:0]  out_data_o,
+  output logic [8*Bytes-1:0] out_data_o,  // byte 0 first
   output logic        idle_o       // no frame taken or going out
 );
   localparam logic [31:0] Sync = ftpu_pkg::LINK_SYNC;
+
+  if (Bytes != 1 && Bytes != 4) begin : g_bytes_check
+    $error("ftpu_link_tx: Bytes must be 1 or 4");
+  end
 
   typedef enum logic [2:0] {
     StW1,    // take w1 from the core
@@ -58,22 +66,28 @@ module ftpu_link_tx (
 
   assign out_valid_o = cnt_q != 3'd0;
   assign idle_o      = state_q == StW1 && cnt_q == 3'd0;
-  assign out_data_o  = sh_q[7:0];
+  assign out_data_o  = sh_q[8*Bytes-1:0];
   assign fire        = out_valid_o && out_ready_i;
   // The shifter is empty next cycle unless refilled now.
-  assign refill      = cnt_q == 3'd0 || (cnt_q == 3'd1 && out_ready_i);
+  assign refill      = cnt_q == 3'd0 || (cnt_q == 3'(Bytes) && out_ready_i);
 
-  ftpu_crc32_byte u_crc (
-    .crc_i (crc_q),
-    .data_i(sh_q[7:0]),
-    .crc_o (crc_step)
-  );
+  // the CRC register after the Bytes bytes leaving now
+  logic [31:0] crc_chain [Bytes+1];
+  assign crc_chain[0] = crc_q;
+  for (genvar b = 0; b < Bytes; b++) begin : g_crc
+    ftpu_crc32_byte u_crc (
+      .crc_i (crc_chain[b]),
+      .data_i(sh_q[8*b +: 8]),
+      .crc_o (crc_chain[b+1])
+    );
+  end
+  assign crc_step = crc_chain[Bytes];
   assign crc_sent = (fire && crc_en_q) ? crc_step : crc_q;
 
   always_comb begin
     state_d    = state_q;
-    sh_d       = fire ? {8'h00, sh_q[31:8]} : sh_q;
-    cnt_d      = cnt_q - 3'(fire);
+    sh_d       = fire ? sh_q >> (8 * Bytes) : sh_q;
+    cnt_d      = cnt_q - (fire ? 3'(Bytes) : 3'd0);
     crc_en_d   = crc_en_q;
     crc_d      = crc_sent;
     left_d     = left_q;

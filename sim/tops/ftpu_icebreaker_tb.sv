@@ -15,6 +15,7 @@ module ftpu_icebreaker_tb #(
   parameter int          IqWords     = ftpu_pkg::ICEBREAKER_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::ICEBREAKER_ClockHz,
   parameter int unsigned VectorUnit  = ftpu_pkg::ICEBREAKER_VectorUnit,
+  parameter int          LinkBytes   = ftpu_pkg::ICEBREAKER_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ICEBREAKER_Baud
 ) (
   input  logic clk_i,
@@ -31,7 +32,7 @@ module ftpu_icebreaker_tb #(
   ftpu_icebreaker #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_12mhz_i  (clk_i),
     .uart_rx_i,

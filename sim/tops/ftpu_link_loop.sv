@@ -11,6 +11,7 @@
 // (rx_out_ready_i, rx_ctl_ready_i and tx_in_* are ignored). Change loop_i
 // only between frames, with both sides idle.
 module ftpu_link_loop #(
+  parameter int         Bytes    = 1,  // bytes a cycle each way: 1 or 4
   parameter int         Depth    = 8192,
   parameter logic [7:0] RetypeTo = ftpu_pkg::LINK_TYPE_RESPONSE
 ) (
@@ -20,7 +21,8 @@ module ftpu_link_loop #(
   // receiver
   input  logic                       rx_in_valid_i,
   output logic                       rx_in_ready_o,
-  input  logic [7:0]                 rx_in_data_i,
+  input  logic [8*Bytes-1:0]         rx_in_data_i,
+  input  logic [2:0]                 rx_in_count_i,
   output logic                       rx_out_valid_o,
   input  logic                       rx_out_ready_i,
   output logic [31:0]                rx_out_data_o,
@@ -45,19 +47,20 @@ module ftpu_link_loop #(
   input  logic [31:0]                tx_in_data_i,
   output logic                       tx_out_valid_o,
   input  logic                       tx_out_ready_i,
-  output logic [7:0]                 tx_out_data_o,
+  output logic [8*Bytes-1:0]         tx_out_data_o,
   output logic                       tx_idle_o
 );
   logic        rx_out_valid, rx_out_ready, tx_in_valid, tx_in_ready;
   logic        rx_ctl_valid, rx_ctl_ready;
   logic [31:0] rx_out_data, rx_ctl_data, tx_in_data;
 
-  ftpu_link_rx #(.Depth(Depth)) u_rx (
+  ftpu_link_rx #(.Bytes(Bytes), .Depth(Depth)) u_rx (
     .clk_i,
     .rst_ni,
     .in_valid_i     (rx_in_valid_i),
     .in_ready_o     (rx_in_ready_o),
     .in_data_i      (rx_in_data_i),
+    .in_count_i     ($clog2(Bytes + 1)'(rx_in_count_i)),
     .out_valid_o    (rx_out_valid),
     .out_ready_i    (rx_out_ready),
     .out_data_o     (rx_out_data),
@@ -78,7 +81,7 @@ module ftpu_link_loop #(
     .err_lost_o
   );
 
-  ftpu_link_tx u_tx (
+  ftpu_link_tx #(.Bytes(Bytes)) u_tx (
     .clk_i,
     .rst_ni,
     .in_valid_i (tx_in_valid),

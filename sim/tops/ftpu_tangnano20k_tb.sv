@@ -16,6 +16,7 @@ module ftpu_tangnano20k_tb #(
   parameter int          IqWords     = ftpu_pkg::TANGNANO20K_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::TANGNANO20K_ClockHz,
   parameter int unsigned VectorUnit  = ftpu_pkg::TANGNANO20K_VectorUnit,
+  parameter int          LinkBytes   = ftpu_pkg::TANGNANO20K_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::TANGNANO20K_Baud
 ) (
   input  logic clk_i,
@@ -32,7 +33,7 @@ module ftpu_tangnano20k_tb #(
   ftpu_tangnano20k #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_27mhz_i (clk_i),
     .uart_rx_i,

@@ -204,7 +204,7 @@ static void fw_path(char *path, size_t n, const char *file)
 static void set_device_regs(void)
 {
 	const struct ftpu_ref_device_config *c = &ref_cfg;
-	const uint32_t info[] = {0x00010001u,
+	const uint32_t info[] = {0x00010002u,
 				 c->n,
 				 c->n,
 				 c->ub_vectors,
@@ -215,8 +215,9 @@ static void set_device_regs(void)
 				 c->clock_hz,
 				 c->row_delay,
 				 FTPU_LINK_MAX_PAYLOAD,
-				 c->vector_unit ? 1u : 0u}; /* FEATURES */
-	for (unsigned i = 0; i < 12; i++)
+				 c->vector_unit ? 1u : 0u, /* FEATURES */
+				 c->link_bytes};
+	for (unsigned i = 0; i < 13; i++)
 		assert_true(ftpu_sim_cpu_reg_set(sim, FTPU_REG_VERSION + i,
 						 info[i]));
 	assert_true(ftpu_sim_cpu_reg_set(sim, FTPU_REG_ID, FTPU_LINK_SYNC));

@@ -59,7 +59,7 @@ struct fx {
 /* The registers of the C model's default device, idle (docs/registers.md). */
 static void set_regs(const struct ftpu_ref_device_config *c)
 {
-	const uint32_t info[] = {0x00010001u,
+	const uint32_t info[] = {0x00010002u,
 				 c->n,
 				 c->n,
 				 c->ub_vectors,
@@ -70,8 +70,9 @@ static void set_regs(const struct ftpu_ref_device_config *c)
 				 c->clock_hz,
 				 c->row_delay,
 				 FTPU_LINK_MAX_PAYLOAD,
-				 c->vector_unit ? 1u : 0u}; /* FEATURES */
-	for (unsigned i = 0; i < 12; i++)
+				 c->vector_unit ? 1u : 0u, /* FEATURES */
+				 c->link_bytes};
+	for (unsigned i = 0; i < 13; i++)
 		fake.regs[FTPU_REG_VERSION + i] = info[i];
 	fake.regs[FTPU_REG_ID] = FTPU_LINK_SYNC;
 	fake.regs[FTPU_REG_STATE] = FTPU_LINK_STATE_IDLE;

@@ -190,23 +190,23 @@ static void test_firmware_device_answers(void **state)
 	uint32_t boots = rsp[2 + FTPU_FW_INFO_BOOTS];
 
 	op = FTPU_LINK_OP_INFO;
-	assert_int_equal(raw_request(fx, &op, 1, rsp, 40, &cyc_info), 26);
+	assert_int_equal(raw_request(fx, &op, 1, rsp, 40, &cyc_info), 28);
 	assert_int_equal(rsp[1], FTPU_LINK_RESP_OK);
 	uint32_t v;
 	assert_int_equal(
-		ftpu_link_info_get(rsp, 26, FTPU_LINK_INFO_VERSION, &v), 0);
-	assert_int_equal(v, 0x00010001);
+		ftpu_link_info_get(rsp, 28, FTPU_LINK_INFO_VERSION, &v), 0);
+	assert_int_equal(v, 0x00010002);
 	assert_int_equal(
-		ftpu_link_info_get(rsp, 26, FTPU_LINK_INFO_FEATURES, &v), 0);
+		ftpu_link_info_get(rsp, 28, FTPU_LINK_INFO_FEATURES, &v), 0);
 	assert_int_equal(v, c->vector_unit ? 1u : 0u);
-	assert_int_equal(ftpu_link_info_get(rsp, 26, FTPU_LINK_INFO_ROWS, &v),
+	assert_int_equal(ftpu_link_info_get(rsp, 28, FTPU_LINK_INFO_ROWS, &v),
 			 0);
 	assert_int_equal(v, c->n);
 	assert_int_equal(
-		ftpu_link_info_get(rsp, 26, FTPU_LINK_INFO_ROW_DELAY, &v), 0);
+		ftpu_link_info_get(rsp, 28, FTPU_LINK_INFO_ROW_DELAY, &v), 0);
 	assert_int_equal(v, c->row_delay);
 	assert_int_equal(
-		ftpu_link_info_get(rsp, 26, FTPU_LINK_INFO_IQ_WORDS, &v), 0);
+		ftpu_link_info_get(rsp, 28, FTPU_LINK_INFO_IQ_WORDS, &v), 0);
 	assert_int_equal(v, c->rx_words);
 
 	op = FTPU_LINK_OP_STATUS;

@@ -164,6 +164,7 @@ static unsigned ref_response(const struct ctl *c, uint16_t seq,
 	cfg.rx_words = c->p.iq_words;
 	cfg.clock_hz = c->p.clock_hz;
 	cfg.vector_unit = c->p.vector_unit;
+	cfg.link_bytes = c->p.link_bytes;
 	assert_int_equal(c->p.max_payload, FTPU_LINK_MAX_PAYLOAD);
 	assert_int_equal(ftpu_ref_device_open(&cfg, &d), FTPU_OK);
 	len = ftpu_link_encode(FTPU_LINK_CONTROL, seq, 0, req, n, in, sizeof(in));
@@ -205,6 +206,8 @@ static void test_control_info_matches_ref(void **state)
 	assert_int_equal(v, c->p.clock_hz);
 	assert_int_equal(ftpu_link_info_get(rsp, n, FTPU_LINK_INFO_FEATURES, &v), FTPU_OK);
 	assert_int_equal(v, c->p.vector_unit ? 1u : 0u);
+	assert_int_equal(ftpu_link_info_get(rsp, n, FTPU_LINK_INFO_LINK_BYTES, &v), FTPU_OK);
+	assert_int_equal(v, c->p.link_bytes);
 }
 
 static void test_control_status_matches_ref(void **state)

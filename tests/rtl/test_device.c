@@ -331,6 +331,8 @@ static void test_device_control_ops(void **state)
 	assert_int_equal(v, c->rx_words);
 	assert_int_equal(ftpu_link_info_get(info->payload, info->len, FTPU_LINK_INFO_FEATURES, &v), 0);
 	assert_int_equal(v, c->vector_unit ? 1u : 0u);
+	assert_int_equal(ftpu_link_info_get(info->payload, info->len, FTPU_LINK_INFO_LINK_BYTES, &v), 0);
+	assert_int_equal(v, c->link_bytes);
 	dh_host_clear(&fx->h);
 
 	/* STATUS while a program is open (RUNNING), and after a fault before
@@ -376,11 +378,11 @@ static void test_device_registers(void **state)
 		unsigned addr;
 		uint32_t want;
 	} regs[] = {
-		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010001 }, { 0x02, c->n }, { 0x03, c->n },
+		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010002 }, { 0x02, c->n }, { 0x03, c->n },
 		{ 0x04, c->ub_vectors }, { 0x05, c->wm_rows / c->n }, { 0x06, c->acc_vectors },
 		{ 0x07, c->bias_vectors }, { 0x08, c->rx_words }, { 0x09, c->clock_hz },
 		{ 0x0A, c->row_delay }, { 0x0B, FTPU_LINK_MAX_PAYLOAD },
-		{ 0x0C, c->vector_unit ? 1u : 0u },
+		{ 0x0C, c->vector_unit ? 1u : 0u }, { 0x0D, c->link_bytes },
 		{ 0x10, FTPU_LINK_STATE_IDLE }, { 0x11, c->rx_words }, { 0x12, 0 },
 		{ 0x3F, 0 }, { 0xFE, 0 },
 	};
