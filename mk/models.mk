@@ -242,6 +242,7 @@ test_array_MODELS := array_16x16 array_4x6
 bench_sim_speed_MODELS := array_16x16 array_8x8
 array_demo_MODELS := device_16 device_4p
 test_link_rtl_MODELS := link_loop
+test_link_rtl_w4_MODELS := link_loop_w4
 test_assert_MODELS := link_loop
 test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
 test_activate_MODELS := act_lanes

@@ -92,6 +92,8 @@ uint64_t ftpu_sim_cycles(const struct ftpu_sim *sim);
  * buffer and the CONTROL mailbox feed the transmitter, a whole frame at a
  * time, each frame re-typed RESPONSE. */
 struct ftpu_sim *ftpu_sim_open_link_loop(const char *trace_path);
+/* The same at Bytes 4: rx_beat/rx_count in, tx_out_beat out. */
+struct ftpu_sim *ftpu_sim_open_link_loop_w4(const char *trace_path);
 
 /* One clock cycle of a link model: the inputs, then the outputs, which
  * ftpu_sim_link_cycle() samples before the clock edge. A transfer happens

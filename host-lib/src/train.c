@@ -191,17 +191,23 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 	const uint32_t N = t->N, Bp = t->Bp;
 	const size_t nl = t->cfg.n_layers;
 
-	/* X, chunk by chunk of N inputs */
-	t->fwd_x_stride = FTPU_ISA_WORDS + (size_t)Bp * N / 2;
-	for (uint32_t kc = 0; kc < t->L[0].kc; kc++) {
-		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB, Bp, t->L[0].ub_in + kc * Bp, 0);
+	/* X, chunk by chunk of N inputs, each followed by the first layer's
+	 * matmuls on it: the array works on chunk kc while chunk kc + 1 comes
+	 * in (the link and the array overlap; the sums go in the same order). */
+	const struct layer *first = &t->L[0];
+	t->fwd_x_stride = FTPU_ISA_WORDS + (size_t)Bp * N / 2 + 2 * FTPU_ISA_WORDS * first->oc;
+	for (uint32_t kc = 0; kc < first->kc; kc++) {
+		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB, Bp, first->ub_in + kc * Bp, 0);
 		size_t at = emit_data(p, (size_t)Bp * N / 2);
 		if (kc == 0)
 			t->fwd_x_at = at;
+		for (uint32_t oc = 0; oc < first->oc; oc++)
+			tile_matmul(p, first->wm_fwd + (kc * first->oc + oc) * N, kc == 0, Bp,
+				    first->ub_in + kc * Bp, first->z + oc * Bp);
 	}
 	for (size_t l = 0; l < nl; l++) {
 		const struct layer *y = &t->L[l];
-		for (uint32_t kc = 0; kc < y->kc; kc++)
+		for (uint32_t kc = 0; l > 0 && kc < y->kc; kc++)
 			for (uint32_t oc = 0; oc < y->oc; oc++)
 				tile_matmul(p, y->wm_fwd + (kc * y->oc + oc) * N, kc == 0, Bp,
 					    y->ub_in + kc * Bp, y->z + oc * Bp);
