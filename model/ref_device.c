@@ -48,6 +48,7 @@ struct ftpu_ref_device {
 	uint32_t data_left;      /* words still to come */
 	uint32_t data_at;        /* word index into the target region */
 	unsigned int data_mem;
+	bool data_u8;            /* HOST_READ U8: bytes, stored as bf16 p * 2^-8 */
 	uint32_t data_base;      /* first vector */
 	uint32_t *data_vec;      /* the vector being received (n words) */
 	uint32_t *block;         /* CONVERT / COPY: n x n elements in flight */
@@ -166,18 +167,37 @@ static void fault(struct ftpu_ref_device *d, unsigned int code)
 
 /* ---- instructions ----------------------------------------------------------- */
 
+/* Words per vector of a HOST_READ into mem (U8: four bytes a word). */
+static uint32_t read_words(const struct ftpu_ref_device *d, unsigned int mem, bool u8)
+{
+	return u8 ? (d->cfg.n + 3) / 4 : mem_words(d, mem);
+}
+
 static void exec_host_read(struct ftpu_ref_device *d, unsigned int flags,
 			   uint32_t n, uint32_t addr)
 {
 	unsigned int mem = flags & 3u;
-	if (flags & ~3u)
+	bool u8 = flags & FTPU_HOST_READ_U8;
+	if ((flags & ~(3u | FTPU_HOST_READ_U8)) || (u8 && mem != FTPU_MEM_UB))
 		{ fault(d, FTPU_FAULT_OPCODE); return; }
 	if (!in_range(addr, n, mem_vectors(d, mem)))
 		{ fault(d, FTPU_FAULT_RANGE); return; }
 	d->data_mem = mem;
+	d->data_u8 = u8;
 	d->data_base = addr;
 	d->data_at = 0;
-	d->data_left = n * mem_words(d, mem);
+	d->data_left = n * read_words(d, mem, u8);
+}
+
+/* The byte p as bf16 p * 2^-8 (exact: p has at most 8 significant bits). */
+static uint16_t u8_to_bf16(uint8_t p)
+{
+	if (!p)
+		return 0;
+	unsigned int e = 7;
+	while (!(p >> e))
+		e--;
+	return (uint16_t)((119u + e) << 7 | ((unsigned int)(p << (7 - e)) & 0x7fu));
 }
 
 /* One inline data word of the current HOST_READ. Words collect in a vector
@@ -185,12 +205,15 @@ static void exec_host_read(struct ftpu_ref_device *d, unsigned int flags,
  * vectors: a program cut short inside a vector leaves that vector alone. */
 static void host_read_word(struct ftpu_ref_device *d, uint32_t w)
 {
-	uint32_t words = mem_words(d, d->data_mem);
+	uint32_t words = read_words(d, d->data_mem, d->data_u8);
 	d->data_vec[d->data_at % words] = w;
 	d->data_at++;
 	if (d->data_at % words == 0) {
 		size_t n = d->cfg.n, v = d->data_base + d->data_at / words - 1;
-		switch (d->data_mem) {
+		if (d->data_u8) {
+			for (size_t i = 0; i < n; i++)
+				d->ub[v * n + i] = u8_to_bf16((uint8_t)(d->data_vec[i / 4] >> (8 * (i % 4))));
+		} else switch (d->data_mem) {
 		case FTPU_MEM_UB:
 		case FTPU_MEM_WM: {
 			uint16_t *m = (d->data_mem == FTPU_MEM_UB ? d->ub : d->wm) + v * n;

@@ -192,6 +192,9 @@ enum ftpu_vector_op {
 #define FTPU_TRANSPOSE_CONVERT 0x04u
 #define FTPU_TRANSPOSE_COPY 0x10u
 
+/* HOST_READ flags beyond the memory: U8 sends bytes (4 to a word), each stored in UB as bf16 p * 2^-8, which is exact (docs/numerics.md) */
+#define FTPU_HOST_READ_U8 0x04u
+
 /* HOST_READ / HOST_WRITE flags[1:0]: the memory */
 enum ftpu_mem {
 	FTPU_MEM_UB = 0,

@@ -165,6 +165,9 @@ package ftpu_pkg;
   localparam logic [7:0] TRANSPOSE_CONVERT = 8'h04;
   localparam logic [7:0] TRANSPOSE_COPY = 8'h10;
 
+  // HOST_READ flags beyond the memory: U8 sends bytes (4 to a word), each stored in UB as bf16 p * 2^-8, which is exact (docs/numerics.md)
+  localparam logic [7:0] HOST_READ_U8 = 8'h04;
+
   // HOST_READ / HOST_WRITE flags[1:0]: the memory
   localparam logic [1:0] MEM_UB = 2'd0;
   localparam logic [1:0] MEM_WM = 2'd1;

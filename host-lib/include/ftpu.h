@@ -443,6 +443,15 @@ enum ftpu_optimizer {
 	FTPU_OPTIMIZER_SGD = 1,  /* Keras' SGD: learning_rate, momentum (0: plain) */
 };
 
+/* How a trainer's x arrives (ftpu_train_config.input). */
+enum ftpu_train_input {
+	FTPU_TRAIN_INPUT_F32 = 0, /* fp32 (ftpu_train_step/_logits), sent as bf16 */
+	FTPU_TRAIN_INPUT_U8 = 1,  /* bytes p (ftpu_train_step_u8/_logits_u8): the
+				   * network's input is p / 256, exact in bf16; sent
+				   * as the bytes, half the link bytes of bf16
+				   * (HOST_READ U8, protocol 1.2) */
+};
+
 struct ftpu_train_config {
 	size_t n_layers;      /* 1..FTPU_TRAIN_MAX_LAYERS */
 	const size_t *widths; /* n_layers + 1 widths, each >= 1 */
@@ -451,6 +460,7 @@ struct ftpu_train_config {
 	float learning_rate;
 	float beta1, beta2, epsilon; /* Adam; Keras: 0.9, 0.999, 1e-7 */
 	float momentum;              /* SGD */
+	enum ftpu_train_input input; /* 0: fp32 */
 };
 
 typedef struct ftpu_trainer ftpu_trainer;
@@ -498,6 +508,13 @@ int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size
 /* The logits (rows x widths[n_layers] fp32) of rows (1..batch) samples
  * with the current weights; nothing is updated. */
 int ftpu_train_logits(ftpu_trainer *t, const float *x, size_t rows, float *logits);
+
+/* The same for a trainer created with FTPU_TRAIN_INPUT_U8: x is rows x
+ * widths[0] bytes p, the network sees p / 256. Each kind of trainer takes
+ * only its own calls (FTPU_ERR_INVALID otherwise). */
+int ftpu_train_step_u8(ftpu_trainer *t, const uint8_t *x, const uint8_t *labels, size_t rows,
+		       float *loss);
+int ftpu_train_logits_u8(ftpu_trainer *t, const uint8_t *x, size_t rows, float *logits);
 
 /*
  * The training state as flat fp32 arrays of ftpu_train_size() values:

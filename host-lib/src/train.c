@@ -195,10 +195,13 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 	 * matmuls on it: the array works on chunk kc while chunk kc + 1 comes
 	 * in (the link and the array overlap; the sums go in the same order). */
 	const struct layer *first = &t->L[0];
-	t->fwd_x_stride = FTPU_ISA_WORDS + (size_t)Bp * N / 2 + 2 * FTPU_ISA_WORDS * first->oc;
+	const bool u8 = t->cfg.input == FTPU_TRAIN_INPUT_U8;
+	const size_t x_words = (size_t)Bp * (u8 ? (N + 3) / 4 : N / 2);
+	t->fwd_x_stride = FTPU_ISA_WORDS + x_words + 2 * FTPU_ISA_WORDS * first->oc;
 	for (uint32_t kc = 0; kc < first->kc; kc++) {
-		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB, Bp, first->ub_in + kc * Bp, 0);
-		size_t at = emit_data(p, (size_t)Bp * N / 2);
+		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB | (u8 ? FTPU_HOST_READ_U8 : 0), Bp,
+		     first->ub_in + kc * Bp, 0);
+		size_t at = emit_data(p, x_words);
 		if (kc == 0)
 			t->fwd_x_at = at;
 		for (uint32_t oc = 0; oc < first->oc; oc++)
@@ -557,11 +560,33 @@ static void pack_chunk(const ftpu_trainer *t, uint32_t *w, const float *m, size_
 		}
 }
 
-static int forward(ftpu_trainer *t, const float *x, size_t rows)
+/* The same for bytes (HOST_READ U8): ceil(N / 4) words a vector, 0 beyond
+ * m's rows and columns. */
+static void pack_chunk_u8(const ftpu_trainer *t, uint32_t *w, const uint8_t *m, size_t rows,
+			  size_t cols, uint32_t chunk)
 {
-	for (uint32_t kc = 0; kc < t->L[0].kc; kc++)
-		pack_chunk(t, t->fwd.w + t->fwd_x_at + kc * t->fwd_x_stride, x, rows, t->widths[0],
-			   kc);
+	for (uint32_t b = 0; b < t->Bp; b++)
+		for (uint32_t c = 0; c < t->N; c += 4) {
+			uint32_t word = 0;
+			for (uint32_t k = 0; k < 4 && c + k < t->N; k++) {
+				size_t j = (size_t)chunk * t->N + c + k;
+				if (b < rows && j < cols)
+					word |= (uint32_t)m[b * cols + j] << (8 * k);
+			}
+			*w++ = word;
+		}
+}
+
+/* x: fp32 or (a U8 trainer) bytes. */
+static int forward(ftpu_trainer *t, const void *x, size_t rows)
+{
+	for (uint32_t kc = 0; kc < t->L[0].kc; kc++) {
+		uint32_t *at = t->fwd.w + t->fwd_x_at + kc * t->fwd_x_stride;
+		if (t->cfg.input == FTPU_TRAIN_INPUT_U8)
+			pack_chunk_u8(t, at, x, rows, t->widths[0], kc);
+		else
+			pack_chunk(t, at, x, rows, t->widths[0], kc);
+	}
 	return run(t, t->fwd.w, t->fwd.n, t->data, t->data_words);
 }
 
@@ -571,10 +596,15 @@ static float logit(const ftpu_trainer *t, size_t b, size_t j)
 	return bits_f32(t->data[((j / t->N) * t->Bp + b) * t->N + j % t->N]);
 }
 
-static int check_call(ftpu_trainer *t, const char *fn, const void *x, size_t rows)
+static int check_call(ftpu_trainer *t, const char *fn, const void *x, size_t rows, bool u8)
 {
 	if (!t)
 		return ftpu__fail(NULL, FTPU_ERR_INVALID, "%s: trainer is NULL", fn);
+	if (u8 != (t->cfg.input == FTPU_TRAIN_INPUT_U8))
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID,
+				  "%s: the trainer takes %s input: use ftpu_train_step%s and "
+				  "ftpu_train_logits%s", fn, u8 ? "fp32" : "byte",
+				  u8 ? "" : "_u8", u8 ? "" : "_u8");
 	if (!x)
 		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: x is NULL", fn);
 	if (!rows || rows > t->cfg.batch)
@@ -583,16 +613,17 @@ static int check_call(ftpu_trainer *t, const char *fn, const void *x, size_t row
 	return FTPU_OK;
 }
 
-int ftpu_train_logits(ftpu_trainer *t, const float *x, size_t rows, float *logits)
+static int logits_any(ftpu_trainer *t, const char *fn, const void *x, bool u8, size_t rows,
+		      float *logits)
 {
-	int ret = check_call(t, "ftpu_train_logits", x, rows);
+	int ret = check_call(t, fn, x, rows, u8);
 	if (ret)
 		return ret;
 	if (!logits)
-		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "ftpu_train_logits: logits is NULL");
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: logits is NULL", fn);
 	ftpu__lock(t->dev);
 	begin_stats(t);
-	if (!(ret = check_owner(t, "ftpu_train_logits")) && !(ret = forward(t, x, rows))) {
+	if (!(ret = check_owner(t, fn)) && !(ret = forward(t, x, rows))) {
 		const size_t out = t->widths[t->cfg.n_layers];
 		for (size_t b = 0; b < rows; b++)
 			for (size_t j = 0; j < out; j++)
@@ -603,23 +634,33 @@ int ftpu_train_logits(ftpu_trainer *t, const float *x, size_t rows, float *logit
 	return ret;
 }
 
-int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size_t rows,
-		    float *loss)
+int ftpu_train_logits(ftpu_trainer *t, const float *x, size_t rows, float *logits)
 {
-	int ret = check_call(t, "ftpu_train_step", x, rows);
+	return logits_any(t, "ftpu_train_logits", x, false, rows, logits);
+}
+
+int ftpu_train_logits_u8(ftpu_trainer *t, const uint8_t *x, size_t rows, float *logits)
+{
+	return logits_any(t, "ftpu_train_logits_u8", x, true, rows, logits);
+}
+
+static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
+		    const uint8_t *labels, size_t rows, float *loss)
+{
+	int ret = check_call(t, fn, x, rows, u8);
 	if (ret)
 		return ret;
 	const size_t out = t->widths[t->cfg.n_layers];
 	if (!labels)
-		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "ftpu_train_step: labels is NULL");
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: labels is NULL", fn);
 	for (size_t b = 0; b < rows; b++)
 		if (labels[b] >= out)
 			return ftpu__fail(t->dev, FTPU_ERR_INVALID,
-					  "ftpu_train_step: label %u of row %zu: the model has %zu classes",
+					  "%s: label %u of row %zu: the model has %zu classes", fn,
 					  labels[b], b, out);
 	ftpu__lock(t->dev);
 	begin_stats(t);
-	if ((ret = check_owner(t, "ftpu_train_step")) || (ret = forward(t, x, rows)))
+	if ((ret = check_owner(t, fn)) || (ret = forward(t, x, rows)))
 		goto out;
 
 	/* softmax cross-entropy on the host: the loss and dZ = (p - onehot) / rows */
@@ -661,6 +702,18 @@ int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size
 out:
 	ftpu__unlock(t->dev);
 	return ret;
+}
+
+int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size_t rows,
+		    float *loss)
+{
+	return step_any(t, "ftpu_train_step", x, false, labels, rows, loss);
+}
+
+int ftpu_train_step_u8(ftpu_trainer *t, const uint8_t *x, const uint8_t *labels, size_t rows,
+		       float *loss)
+{
+	return step_any(t, "ftpu_train_step_u8", x, true, labels, rows, loss);
 }
 
 /* ---- state in and out ----------------------------------------------------------- */
@@ -830,6 +883,10 @@ static int check_config(const struct ftpu_train_config *c, char *why, size_t len
 		snprintf(why, len, "batch 0");
 		return FTPU_ERR_INVALID;
 	}
+	if (c->input != FTPU_TRAIN_INPUT_F32 && c->input != FTPU_TRAIN_INPUT_U8) {
+		snprintf(why, len, "input kind %d: FTPU_TRAIN_INPUT_F32 or _U8", (int)c->input);
+		return FTPU_ERR_INVALID;
+	}
 	if (!(c->learning_rate > 0.0f) || !isfinite(c->learning_rate)) {
 		snprintf(why, len, "learning rate %g: positive and finite", c->learning_rate);
 		return FTPU_ERR_INVALID;
@@ -917,6 +974,13 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 				 "ftpu_train_create: the device (%s) has no vector unit, so it "
 				 "cannot keep the optimizer; train with ftpu_gemm",
 				 info.transport);
+		goto fail;
+	}
+	if (cfg->input == FTPU_TRAIN_INPUT_U8 && info.protocol < 0x00010002u) {
+		ret = ftpu__fail(dev, FTPU_ERR_UNSUPPORTED,
+				 "ftpu_train_create: byte input needs HOST_READ U8 (protocol 1.2), "
+				 "the device speaks %u.%u", info.protocol >> 16,
+				 info.protocol & 0xffffu);
 		goto fail;
 	}
 	if (info.rows != info.cols) {

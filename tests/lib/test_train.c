@@ -310,11 +310,15 @@ static float *random_params(struct rng *r, const struct ftpu_train_config *c, si
 	return p;
 }
 
-static void random_batch(struct rng *r, size_t rows, size_t in, size_t classes, float *x,
-			 uint8_t *y)
+/* Pixels px and x = px / 255, or px / 256 for a byte-input trainer (what
+ * it must see: ftpu.h, FTPU_TRAIN_INPUT_U8). */
+static void random_batch(struct rng *r, size_t rows, size_t in, size_t classes, bool u8,
+			 uint8_t *px, float *x, uint8_t *y)
 {
-	for (size_t i = 0; i < rows * in; i++)
-		x[i] = (float)rng_below(r, 256) / 255.0f; /* pixels */
+	for (size_t i = 0; i < rows * in; i++) {
+		px[i] = (uint8_t)rng_below(r, 256);
+		x[i] = (float)px[i] / (u8 ? 256.0f : 255.0f);
+	}
 	for (size_t i = 0; i < rows; i++)
 		y[i] = (uint8_t)rng_below(r, (uint32_t)classes);
 }
@@ -346,13 +350,15 @@ static void against_mirror(const struct ftpu_train_config *cfg, unsigned steps, 
 	assert_int_equal(ftpu_train_write(t, FTPU_TRAIN_PARAMS, p0), FTPU_OK);
 
 	const size_t in = cfg->widths[0], classes = cfg->widths[cfg->n_layers];
+	const bool u8 = cfg->input == FTPU_TRAIN_INPUT_U8;
 	float *x = malloc(cfg->batch * in * sizeof(float));
-	uint8_t *y = malloc(cfg->batch);
+	uint8_t *y = malloc(cfg->batch), *px = malloc(cfg->batch * in);
 	for (unsigned s = 0; s < steps; s++) {
 		size_t rows = s + 1 == steps && cfg->batch > 1 ? cfg->batch - 1 : cfg->batch;
-		random_batch(&r, rows, in, classes, x, y);
+		random_batch(&r, rows, in, classes, u8, px, x, y);
 		float loss_dev = NAN, loss_ref = NAN;
-		ret = ftpu_train_step(t, x, y, rows, &loss_dev);
+		ret = u8 ? ftpu_train_step_u8(t, px, y, rows, &loss_dev)
+			 : ftpu_train_step(t, x, y, rows, &loss_dev);
 		if (ret)
 			fail_msg("step %u: %s: %s", s, ftpu_strerror(ret), ftpu_last_error(dev));
 		mirror_step(&m, x, y, rows, &loss_ref);
@@ -370,7 +376,7 @@ static void against_mirror(const struct ftpu_train_config *cfg, unsigned steps, 
 	assert_int_equal(ftpu_train_stats(t, &st), FTPU_OK);
 	assert_int_equal(st.steps, steps);
 	mirror_free(&m);
-	free(p0), free(got), free(want), free(x), free(y);
+	free(p0), free(got), free(want), free(x), free(y), free(px);
 	ftpu_train_destroy(t);
 }
 
@@ -403,6 +409,17 @@ static void test_mirror_sgd_three_layers(void **state)
 				       .optimizer = FTPU_OPTIMIZER_SGD, .learning_rate = 0.05f,
 				       .momentum = 0.9f };
 	against_mirror(&c, 3, 12);
+}
+
+/* Byte input (HOST_READ U8): the device must train exactly as on the
+ * floats p / 256; 37 inputs leave a chunk's last word part padding. */
+static void test_mirror_u8_input(void **state)
+{
+	(void)state;
+	static const size_t w[] = { 37, 20, 10 };
+	struct ftpu_train_config c = adam_cfg(2, w, 23);
+	c.input = FTPU_TRAIN_INPUT_U8;
+	against_mirror(&c, 3, 14);
 }
 
 /* One layer (softmax regression), Adam, batch 1 at the end (rows 1). */
@@ -501,8 +518,8 @@ static void test_gradient_direction(void **state)
 	float *p0 = random_params(&r, &c, n), *p1 = malloc(n * sizeof(float));
 	double *g = malloc(n * sizeof(double));
 	float x[32 * 40];
-	uint8_t y[32];
-	random_batch(&r, 32, 40, 7, x, y);
+	uint8_t y[32], px[32 * 40];
+	random_batch(&r, 32, 40, 7, false, px, x, y);
 	assert_int_equal(ftpu_train_write(t, FTPU_TRAIN_PARAMS, p0), FTPU_OK);
 	assert_int_equal(ftpu_train_step(t, x, y, 32, NULL), FTPU_OK);
 	assert_int_equal(ftpu_train_read(t, FTPU_TRAIN_PARAMS, p1), FTPU_OK);
@@ -550,6 +567,9 @@ static void test_refusals(void **state)
 	c.beta2 = 1.0f;
 	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_ERR_INVALID);
 	c = adam_cfg(2, w, 128);
+	c.input = (enum ftpu_train_input)2;
+	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_ERR_INVALID);
+	c = adam_cfg(2, w, 128);
 	c.learning_rate = NAN;
 	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_ERR_INVALID);
 	static const size_t zero[] = { 784, 0, 10 };
@@ -573,6 +593,13 @@ static void test_refusals(void **state)
 	assert_int_equal(ftpu_train_read(t, FTPU_TRAIN_SLOT1, after), FTPU_OK);
 	assert_memory_equal(before, after, sizeof(before));
 	assert_int_equal(ftpu_train_read(t, (enum ftpu_train_part)7, after), FTPU_ERR_INVALID);
+	/* each kind of trainer takes its own kind of input */
+	uint8_t px[9 * 20] = { 0 };
+	assert_int_equal(ftpu_train_step_u8(t, px, y, 1, NULL), FTPU_ERR_INVALID);
+	assert_non_null(strstr(ftpu_last_error(dev), "fp32 input"));
+	assert_int_equal(ftpu_train_logits_u8(t, px, 1, (float[4]){ 0 }), FTPU_ERR_INVALID);
+	assert_int_equal(ftpu_train_read(t, FTPU_TRAIN_SLOT1, after), FTPU_OK);
+	assert_memory_equal(before, after, sizeof(before));
 
 	/* anything else on the device ends the trainer's claim */
 	float a[4] = { 1, 2, 3, 4 }, cc[4];
@@ -591,6 +618,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mirror_adam_two_layers, open_ref, close_ref),
 		cmocka_unit_test_setup_teardown(test_mirror_sgd_three_layers, open_ref, close_ref),
 		cmocka_unit_test_setup_teardown(test_mirror_one_layer, open_ref, close_ref),
+		cmocka_unit_test_setup_teardown(test_mirror_u8_input, open_ref, close_ref),
 		cmocka_unit_test_setup_teardown(test_mirror_demo_shape, open_ref, close_ref),
 		cmocka_unit_test_setup_teardown(test_gradient_direction, open_ref, close_ref),
 		cmocka_unit_test_setup_teardown(test_refusals, open_ref, close_ref),

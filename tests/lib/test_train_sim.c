@@ -61,19 +61,25 @@ static void sim_vs_ref(const char *sim_uri, const char *ref_uri,
 	assert_int_equal(ftpu_train_write(tr, FTPU_TRAIN_PARAMS, p), FTPU_OK);
 
 	const size_t in = c->widths[0], classes = c->widths[c->n_layers];
+	const bool u8 = c->input == FTPU_TRAIN_INPUT_U8;
 	float *x = malloc(c->batch * in * sizeof(float));
-	uint8_t *y = malloc(c->batch);
+	uint8_t *y = malloc(c->batch), *px = malloc(c->batch * in);
 	for (unsigned s = 0; s < steps; s++) {
-		for (size_t i = 0; i < c->batch * in; i++)
-			x[i] = (float)rng_below(&r, 256) / 255.0f;
+		for (size_t i = 0; i < c->batch * in; i++) {
+			px[i] = (uint8_t)rng_below(&r, 256);
+			x[i] = (float)px[i] / 255.0f;
+		}
 		for (size_t i = 0; i < c->batch; i++)
 			y[i] = (uint8_t)rng_below(&r, (uint32_t)classes);
 		float ls = NAN, lr = NAN;
-		int ret = ftpu_train_step(ts, x, y, c->batch, &ls);
+		int ret = u8 ? ftpu_train_step_u8(ts, px, y, c->batch, &ls)
+			     : ftpu_train_step(ts, x, y, c->batch, &ls);
 		if (ret)
 			fail_msg("%s step %u: %s: %s", sim_uri, s, ftpu_strerror(ret),
 				 ftpu_last_error(sim));
-		assert_int_equal(ftpu_train_step(tr, x, y, c->batch, &lr), FTPU_OK);
+		assert_int_equal(u8 ? ftpu_train_step_u8(tr, px, y, c->batch, &lr)
+				    : ftpu_train_step(tr, x, y, c->batch, &lr),
+				 FTPU_OK);
 		struct ftpu_train_stats st_s, st_r;
 		ftpu_train_stats(ts, &st_s);
 		ftpu_train_stats(tr, &st_r);
@@ -91,7 +97,7 @@ static void sim_vs_ref(const char *sim_uri, const char *ref_uri,
 						 s, part, i, a[i], b[i]);
 		}
 	}
-	free(p), free(a), free(b), free(x), free(y);
+	free(p), free(a), free(b), free(x), free(y), free(px);
 	ftpu_train_destroy(ts);
 	ftpu_train_destroy(tr);
 	ftpu_close(sim);
@@ -115,24 +121,26 @@ static void test_adam_16(void **state)
 }
 
 /* Three layers, SGD with momentum, on the 4x4 boards' pipeline with the
- * tiny memories (the optimizer runs in several chunks). */
+ * tiny memories (the optimizer runs in several chunks); byte input. */
 static void test_sgd_4p(void **state)
 {
 	(void)state;
 	static const size_t w[] = { 6, 7, 5, 3 };
 	struct ftpu_train_config c = { .n_layers = 3, .widths = w, .batch = 6,
 				       .optimizer = FTPU_OPTIMIZER_SGD, .learning_rate = 0.1f,
-				       .momentum = 0.9f };
+				       .momentum = 0.9f, .input = FTPU_TRAIN_INPUT_U8 };
 	sim_vs_ref("sim:rows=4", "ref:rows=4", &c, 3, 2);
 }
 
-/* The demo's model at batch 128 (FTPU_FULL=1: three steps; else one). */
+/* The demo's model at batch 128, byte input as the demo sends it
+ * (FTPU_FULL=1: three steps; else one). */
 static void test_demo_shape(void **state)
 {
 	(void)state;
 	static const size_t w[] = { 784, 128, 10 };
 	struct ftpu_train_config c = adam(2, w, 128);
 	c.learning_rate = 1e-3f;
+	c.input = FTPU_TRAIN_INPUT_U8;
 	sim_vs_ref("sim", "ref", &c, ftpu_test_full() ? 3 : 1, 3);
 }
 

@@ -494,6 +494,55 @@ static void test_device_host_read_write(void **state)
 	dh_prog_free(&p);
 }
 
+/* HOST_READ U8 into UB: every byte value, at the first and last vectors
+ * and across DATA frames; each must read back as bf16 p / 256, which the
+ * host computes in float (exact: p has at most 8 significant bits, so the
+ * float's top half is the bf16). */
+static void test_device_host_read_u8(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	const size_t N = c->n, wpv = (N + 3) / 4;
+	struct dh_prog p = { 0 };
+	uint8_t px[300 * 16];
+	const struct { uint32_t addr, n; } cases[] = {
+		{ 0, 1 }, { c->ub_vectors - 1, 1 }, { 5, 40 },
+		{ 60, c->ub_vectors >= 400 ? 300 : 150 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t n = cases[i].n;
+		for (size_t j = 0; j < n * N; j++)
+			px[j] = j < 256 ? (uint8_t)(j * 97 + 13) : (uint8_t)rng_below(&fx->rng, 256);
+		dh_prog_reset(&p);
+		dh_prog_instr(&p, FTPU_OP_HOST_READ, FTPU_MEM_UB | FTPU_HOST_READ_U8, n,
+			      cases[i].addr, 0);
+		for (size_t v = 0; v < n; v++)
+			for (size_t w = 0; w < wpv; w++) {
+				uint32_t word = 0;
+				for (size_t b = 0; b < 4; b++) /* bytes past N: junk, ignored */
+					word |= (uint32_t)(4 * w + b < N ? px[v * N + 4 * w + b]
+									 : 0xA5) << (8 * b);
+				dh_prog_word(&p, word);
+			}
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_UB, n, cases[i].addr, 0);
+		sync_instr(fx, &p);
+		dh_host_clear(&fx->h);
+		send(fx, &p, 1 + rng_below(&fx->rng, 600));
+		settle_compare(fx);
+		struct dh_words got = { 0 };
+		dh_dev_data_words(dut(fx), &got);
+		assert_int_equal(got.n, n * N / 2);
+		for (size_t j = 0; j < n * N; j++) {
+			float want = (float)px[j] / 256.0f;
+			uint32_t bits;
+			memcpy(&bits, &want, 4);
+			assert_int_equal((uint16_t)(got.w[j / 2] >> (16 * (j % 2))), bits >> 16);
+		}
+		dh_words_free(&got);
+	}
+	dh_prog_free(&p);
+}
+
 /* Reads a weight tile back: LOAD_WEIGHTS, then MATMUL SWAP of the unit
  * vectors (UB[ub..ub+N)) into ACC[acc..acc+N), HOST_WRITE. */
 static void emit_tile_readback(struct dh_prog *p, size_t N, uint32_t row, uint32_t ub,
@@ -873,7 +922,10 @@ static size_t fault_cases(const struct ftpu_ref_device_config *c, struct fault_c
 		{ "opcode 0", 0x00, 0, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ "opcode 7", 0x07, 0, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ "opcode 0xFF n=0", 0xFF, 0, 0, 0, 0, FTPU_FAULT_OPCODE },
-		{ "HOST_READ flag 4", FTPU_OP_HOST_READ, 0x04, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ flag 8", FTPU_OP_HOST_READ, 0x08, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ U8 into WM", FTPU_OP_HOST_READ, FTPU_HOST_READ_U8 | FTPU_MEM_WM, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ U8 into ACC", FTPU_OP_HOST_READ, FTPU_HOST_READ_U8 | FTPU_MEM_ACC, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ U8 UB end", FTPU_OP_HOST_READ, FTPU_HOST_READ_U8, 3, UB - 2, 0, FTPU_FAULT_RANGE },
 		{ "HOST_READ flag 0x80 + range", FTPU_OP_HOST_READ, 0x80, 2, UB, 0, FTPU_FAULT_OPCODE },
 		{ "LOAD_WEIGHTS flag", FTPU_OP_LOAD_WEIGHTS, 0x01, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ "MATMUL flag 4", FTPU_OP_MATMUL, 0x04, 1, 0, 0, FTPU_FAULT_OPCODE },
@@ -1561,6 +1613,7 @@ int main(void)
 		T(test_device_control_ops),
 		T(test_device_registers),
 		T(test_device_host_read_write),
+		T(test_device_host_read_u8),
 		T(test_device_weights_and_bias),
 		T(test_device_matmul),
 		T(test_device_activate),
