@@ -6,8 +6,9 @@
  *   gemm    the five matmuls of the step through ftpu_gemm (weights and
  *           activations over the link every step, Adam on the host), as
  *           `fashion_mnist --mode gemm` does;
- *   device  ftpu_train_step: weights and Adam's slots on the device, the
- *           batch in, the logits out, their gradient in (docs/training.md).
+ *   device  ftpu_train_step_u8: weights and Adam's slots on the device,
+ *           the batch in (pixels as bytes), the logits out, their gradient
+ *           in (docs/training.md).
  *
  * Per path: cycles and link bytes per step (the median of the steps run),
  * MACs, utilization, and the roofline max(compute, link in, link out) at
@@ -134,8 +135,15 @@ int main(int argc, char **argv)
 	int n_uris = argc > first ? argc - first : 2;
 
 	struct rng r = { 7 };
-	float *x = rand_floats(&r, BATCH * IN, 2.0f), *w1 = rand_floats(&r, IN * HID, 0.1f),
-	      *w2 = rand_floats(&r, HID * OUT, 0.2f);
+	float *w1 = rand_floats(&r, IN * HID, 0.1f), *w2 = rand_floats(&r, HID * OUT, 0.2f);
+	/* pixels: the device path sends them as bytes, the gemm path their
+	 * floats p / 256 (as fashion_mnist does) */
+	uint8_t *px = malloc(BATCH * IN);
+	float *x = malloc(BATCH * IN * sizeof(float));
+	for (int i = 0; i < BATCH * IN; i++) {
+		px[i] = (uint8_t)rng_below(&r, 256);
+		x[i] = (float)px[i] / 256.0f;
+	}
 	float *z1 = malloc(BATCH * HID * 4), *z2 = malloc(BATCH * OUT * 4),
 	      *g1 = malloc(IN * HID * 4), *g2 = malloc(HID * OUT * 4), *dh = malloc(BATCH * HID * 4);
 	uint8_t y[BATCH];
@@ -164,6 +172,7 @@ int main(int argc, char **argv)
 			.n_layers = 2, .widths = widths, .batch = BATCH,
 			.optimizer = FTPU_OPTIMIZER_ADAM, .learning_rate = 1e-3f,
 			.beta1 = 0.9f, .beta2 = 0.999f, .epsilon = 1e-7f,
+			.input = FTPU_TRAIN_INPUT_U8,
 		};
 		ftpu_trainer *t;
 		if ((ret = ftpu_train_create(dev, &c, &t))) {
@@ -173,7 +182,7 @@ int main(int argc, char **argv)
 		}
 		for (unsigned s = 0; s < steps; s++) {
 			struct ftpu_train_stats st;
-			if ((ret = ftpu_train_step(t, x, y, BATCH, NULL)))
+			if ((ret = ftpu_train_step_u8(t, px, y, BATCH, NULL)))
 				die("ftpu_train_step", dev, ret);
 			ftpu_train_stats(t, &st);
 			d[s] = (struct cost){ st.cycles, st.macs, st.bytes_in, st.bytes_out,
@@ -185,9 +194,9 @@ int main(int argc, char **argv)
 		ftpu_close(dev);
 		fflush(stdout);
 	}
-	printf("\ngemm: ftpu_gemm per matmul (fashion_mnist --mode gemm); device: ftpu_train_step "
+	printf("\ngemm: ftpu_gemm per matmul (fashion_mnist --mode gemm); device: ftpu_train_step_u8 "
 	       "(docs/training.md).\nroofline: max(MACs / N^2, link bytes / link B/cycle) cycles (ref "
 	       "charges no link time).\n");
-	free(x), free(w1), free(w2), free(z1), free(z2), free(g1), free(g2), free(dh);
+	free(x), free(px), free(w1), free(w2), free(z1), free(z2), free(g1), free(g2), free(dh);
 	return 0;
 }

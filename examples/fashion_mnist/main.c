@@ -314,12 +314,6 @@ static bool dir_writable(const char *path)
 	return access(dir, W_OK) == 0;
 }
 
-static void to_float(const uint8_t *px, size_t n, float *x)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = (float)px[i] / 255.0f;
-}
-
 static const char *hms(double s, char *buf, size_t len)
 {
 	unsigned t = s > 0 && s < 1e7 ? (unsigned)(s + 0.5) : 0;
@@ -385,13 +379,10 @@ static int evaluate(const struct mlp *m, struct mlp_backend *be,
 		    const struct idx_set *test, size_t n, bool tty,
 		    double *accuracy, unsigned (*confusion)[IDX_CLASSES])
 {
-	float *x = calloc(n * PIXELS, sizeof(float));
 	uint8_t *pred = malloc(n);
 	int ret;
 
-	if (!x || !pred) {
-		free(x);
-		free(pred);
+	if (!pred) {
 		error("out of memory for %zu test samples", n);
 		return FTPU_ERR_NOMEM;
 	}
@@ -399,8 +390,7 @@ static int evaluate(const struct mlp *m, struct mlp_backend *be,
 		printf("  testing on %zu samples (%s) ...", n, be->name);
 		fflush(stdout);
 	}
-	to_float(test->images.pixels, n * PIXELS, x);
-	ret = mlp_predict(m, be, x, n, pred);
+	ret = mlp_predict_px(m, be, test->images.pixels, n, pred);
 	if (tty)
 		printf("\r\033[K");
 	if (ret) {
@@ -415,7 +405,6 @@ static int evaluate(const struct mlp *m, struct mlp_backend *be,
 		}
 		*accuracy = (double)right / (double)n;
 	}
-	free(x);
 	free(pred);
 	return ret;
 }
@@ -545,10 +534,10 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 		error("%s", err);
 		return 1;
 	}
-	float *x = malloc(batch * PIXELS * sizeof(float));
+	uint8_t *px = malloc(batch * PIXELS);
 	uint8_t *y = malloc(batch);
 	size_t *order = malloc(n_train * sizeof(*order));
-	if (!x || !y || !order) {
+	if (!px || !y || !order) {
 		error("out of memory");
 		goto out;
 	}
@@ -558,7 +547,7 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 
 	const bool on_device =
 		be->dev && (o->mode ? !strcmp(o->mode, "device") : be->vector_unit);
-	if (on_device && mlp_device_attach(&m, be, batch)) {
+	if (on_device && mlp_device_attach_px(&m, be, batch)) {
 		error("%s", be->err);
 		goto out;
 	}
@@ -603,12 +592,12 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 			size_t nb = n_train - at < batch ? n_train - at : batch;
 			for (size_t i = 0; i < nb; i++) {
 				size_t k = order[at + i];
-				to_float(train->images.pixels + k * PIXELS,
-					 PIXELS, x + i * PIXELS);
+				memcpy(px + i * PIXELS, train->images.pixels + k * PIXELS,
+				       PIXELS);
 				y[i] = train->labels.labels[k];
 			}
 			float loss;
-			if (mlp_train_step(&m, be, x, y, nb, &loss)) {
+			if (mlp_train_step_px(&m, be, px, y, nb, &loss)) {
 				if (tty)
 					printf("\n");
 				error("epoch %zu step %zu: %s", e, s + 1,
@@ -731,7 +720,7 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	status = 0;
 out:
 	free(rows.v);
-	free(x);
+	free(px);
 	free(y);
 	free(order);
 	mlp_free(&m);

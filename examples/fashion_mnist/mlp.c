@@ -315,13 +315,14 @@ static int device_fail(struct mlp_backend *be, int ret, const char *what)
 		    ftpu_strerror(ret), ftpu_last_error(be->dev));
 }
 
-int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch)
+static int attach(struct mlp *m, struct mlp_backend *be, size_t batch, bool px)
 {
 	const size_t widths[] = { m->in, m->hid, m->out };
 	const struct ftpu_train_config c = {
 		.n_layers = 2, .widths = widths, .batch = batch,
 		.optimizer = FTPU_OPTIMIZER_ADAM, .learning_rate = m->adam.lr,
 		.beta1 = m->adam.beta1, .beta2 = m->adam.beta2, .epsilon = m->adam.eps,
+		.input = px ? FTPU_TRAIN_INPUT_U8 : FTPU_TRAIN_INPUT_F32,
 	};
 	struct ftpu_train_stats st;
 	int ret;
@@ -333,6 +334,7 @@ int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch)
 	ftpu_train_stats(be->trainer, &st);
 	be->compile_seconds = st.compile_seconds;
 	be->train_batch = batch;
+	be->pixel_input = px;
 	be->steps = 0;
 	if ((ret = ftpu_train_write(be->trainer, FTPU_TRAIN_PARAMS, m->params)) ||
 	    (ret = ftpu_train_write(be->trainer, FTPU_TRAIN_SLOT1, m->m)) ||
@@ -340,6 +342,16 @@ int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch)
 	    (ret = ftpu_train_set_steps(be->trainer, m->t)))
 		return device_fail(be, ret, "writing the weights");
 	return FTPU_OK;
+}
+
+int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch)
+{
+	return attach(m, be, batch, false);
+}
+
+int mlp_device_attach_px(struct mlp *m, struct mlp_backend *be, size_t batch)
+{
+	return attach(m, be, batch, true);
 }
 
 int mlp_device_sync(struct mlp *m, struct mlp_backend *be)
@@ -365,12 +377,14 @@ static void add_train_stats(struct mlp_backend *be, const struct ftpu_train_stat
 	be->bytes_out += st->bytes_out;
 }
 
-static int device_step(struct mlp *m, struct mlp_backend *be, const float *x,
+/* x: floats, or bytes for a pixel-input trainer */
+static int device_step(struct mlp *m, struct mlp_backend *be, const void *x,
 		       const uint8_t *y, size_t n, float *loss)
 {
 	double t0 = now_s();
 	struct ftpu_train_stats st;
-	int ret = ftpu_train_step(be->trainer, x, y, n, loss);
+	int ret = be->pixel_input ? ftpu_train_step_u8(be->trainer, x, y, n, loss)
+				  : ftpu_train_step(be->trainer, x, y, n, loss);
 	if (ret)
 		return device_fail(be, ret, "training step");
 	ftpu_train_stats(be->trainer, &st);
@@ -391,6 +405,9 @@ int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
 	const size_t H = m->hid, O = m->out;
 	int ret;
 
+	if (be->trainer && be->pixel_input)
+		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+			    "the device takes pixels: mlp_train_step_px");
 	if (be->trainer)
 		return n ? device_step(m, be, x, y, n, loss)
 			 : fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "empty batch");
@@ -463,6 +480,11 @@ int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 	float *h = malloc(n * m->hid * sizeof(float));
 	int ret;
 
+	if (be->trainer && be->pixel_input) {
+		free(z1), free(h);
+		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+			    "the device takes pixels: mlp_predict_px");
+	}
 	if (be->trainer) {
 		free(z1), free(h);
 		for (size_t at = 0; at < n; at += be->train_batch) {
@@ -487,6 +509,18 @@ int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 	return ret;
 }
 
+/* The class of each of n rows of logits z (n x out). */
+static void argmax_rows(const float *z, size_t n, size_t out, uint8_t *pred)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t best = 0;
+		for (size_t j = 1; j < out; j++)
+			if (z[i * out + j] > z[i * out + best])
+				best = j;
+		pred[i] = (uint8_t)best;
+	}
+}
+
 int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
 		size_t n, uint8_t *pred)
 {
@@ -495,13 +529,8 @@ int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
 		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
 			    "out of memory for %zu rows", n);
 	int ret = mlp_logits(m, be, x, n, z);
-	for (size_t i = 0; !ret && i < n; i++) {
-		size_t best = 0;
-		for (size_t j = 1; j < m->out; j++)
-			if (z[i * m->out + j] > z[i * m->out + best])
-				best = j;
-		pred[i] = (uint8_t)best;
-	}
+	if (!ret)
+		argmax_rows(z, n, m->out, pred);
 	free(z);
 	return ret;
 }
@@ -711,5 +740,61 @@ int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 out:
 	free(buf);
 	close(fd);
+	return ret;
+}
+
+/* Pixels as the network's input floats (MLP_PIXEL); NULL when out of memory. */
+static float *px_floats(const uint8_t *px, size_t count)
+{
+	float *x = malloc((count ? count : 1) * sizeof(float));
+	for (size_t i = 0; x && i < count; i++)
+		x[i] = MLP_PIXEL(px[i]);
+	return x;
+}
+
+int mlp_train_step_px(struct mlp *m, struct mlp_backend *be, const uint8_t *px,
+		      const uint8_t *y, size_t n, float *loss)
+{
+	if (be->trainer && be->pixel_input)
+		return n ? device_step(m, be, px, y, n, loss)
+			 : fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "empty batch");
+	float *x = px_floats(px, n * m->in);
+	if (!x)
+		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory for %zu rows", n);
+	int ret = mlp_train_step(m, be, x, y, n, loss);
+	free(x);
+	return ret;
+}
+
+int mlp_predict_px(const struct mlp *m, struct mlp_backend *be, const uint8_t *px,
+		   size_t n, uint8_t *pred)
+{
+	if (!(be->trainer && be->pixel_input)) {
+		float *x = px_floats(px, n * m->in);
+		if (!x)
+			return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+				    "out of memory for %zu rows", n);
+		int ret = mlp_predict(m, be, x, n, pred);
+		free(x);
+		return ret;
+	}
+	float *z = malloc(n * m->out * sizeof(float));
+	if (!z)
+		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory for %zu rows", n);
+	int ret = FTPU_OK;
+	for (size_t at = 0; at < n && !ret; at += be->train_batch) {
+		size_t k = n - at < be->train_batch ? n - at : be->train_batch;
+		struct ftpu_train_stats st;
+		ret = ftpu_train_logits_u8(be->trainer, px + at * m->in, k, z + at * m->out);
+		if (ret) {
+			ret = device_fail(be, ret, "logits");
+			break;
+		}
+		ftpu_train_stats(be->trainer, &st);
+		add_train_stats(be, &st);
+	}
+	if (!ret)
+		argmax_rows(z, n, m->out, pred);
+	free(z);
 	return ret;
 }

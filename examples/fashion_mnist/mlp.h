@@ -47,6 +47,7 @@ struct mlp_backend {
 	bool vector_unit;    /* the device can train on itself */
 	ftpu_trainer *trainer; /* set by mlp_device_attach */
 	size_t train_batch;    /* its batch: ftpu_train_logits takes as many */
+	bool pixel_input;      /* the trainer takes bytes (mlp_*_px only) */
 	double compile_seconds, first_step_seconds, step_seconds; /* steps after the first */
 	uint64_t steps;        /* on the device since attach */
 	char err[512];	     /* the last failure */
@@ -95,6 +96,10 @@ void mlp_free(struct mlp *m);
  * slots and step count there. Later mlp_train_step and mlp_logits run on
  * the device. */
 int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch);
+/* The same with byte input: the device receives the pixels themselves
+ * (half the link bytes of bf16, FTPU_TRAIN_INPUT_U8) and sees p / 256;
+ * train and predict with mlp_train_step_px and mlp_predict_px. */
+int mlp_device_attach_px(struct mlp *m, struct mlp_backend *be, size_t batch);
 /* Reads the device's weights, slots and step count back into m. */
 int mlp_device_sync(struct mlp *m, struct mlp_backend *be);
 
@@ -111,6 +116,16 @@ int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 /* Predicted classes of n rows (argmax of the logits). */
 int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
 		size_t n, uint8_t *pred);
+
+/* The input of pixel p: p / 256, exact in bf16 (and so on every path). */
+#define MLP_PIXEL(p) ((float)(p) / 256.0f)
+/* mlp_train_step and mlp_predict on pixels (n x in bytes): on a device
+ * attached with mlp_device_attach_px the bytes go to it, elsewhere they
+ * become MLP_PIXEL floats first. */
+int mlp_train_step_px(struct mlp *m, struct mlp_backend *be, const uint8_t *px,
+		      const uint8_t *y, size_t n, float *loss);
+int mlp_predict_px(const struct mlp *m, struct mlp_backend *be, const uint8_t *px,
+		   size_t n, uint8_t *pred);
 
 /*
  * The weight file (little-endian):

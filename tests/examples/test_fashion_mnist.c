@@ -219,6 +219,56 @@ static void test_fashion_mnist_device_mode(void **state)
 	free(x), free(y), free(za), free(zb);
 }
 
+/* The device fed pixels (mlp_device_attach_px: bytes on the link) trains
+ * exactly as one fed their MLP_PIXEL floats: the same losses every step,
+ * the same predictions after, and the gemm path predicts the same from the
+ * synced weights. */
+static void test_fashion_mnist_device_pixels(void **state)
+{
+	(void)state;
+	const size_t B = 32, STEPS = 6;
+	uint64_t seed = ftpu_test_seed() + 3;
+	struct mlp_backend dpx, dfl, gemm;
+	struct mlp mp, mf;
+	float *x = malloc(STEPS * B * IN * sizeof(float));
+	uint8_t *px = malloc(STEPS * B * IN), *y = malloc(STEPS * B);
+	uint8_t pa[32], pb[32], pc[32];
+	assert_true(x && px && y);
+
+	make_data(seed, STEPS * B, x, y);
+	for (size_t i = 0; i < STEPS * B * IN; i++) {
+		px[i] = (uint8_t)(x[i] * 255.0f + 0.5f);
+		x[i] = MLP_PIXEL(px[i]);
+	}
+	open_backend(&dpx, "ref");
+	open_backend(&dfl, "ref");
+	open_backend(&gemm, "ref");
+	init_model(&mp, IN, HID, OUT, seed);
+	init_model(&mf, IN, HID, OUT, seed);
+	if (mlp_device_attach_px(&mp, &dpx, B) || mlp_device_attach(&mf, &dfl, B))
+		fail_msg("attach: %s %s", dpx.err, dfl.err);
+	for (size_t s = 0; s < STEPS; s++) {
+		float la, lb;
+		if (mlp_train_step_px(&mp, &dpx, px + s * B * IN, y + s * B, B, &la))
+			fail_msg("pixels: %s", dpx.err);
+		step(&mf, &dfl, x + s * B * IN, y + s * B, B, &lb);
+		assert_memory_equal(&la, &lb, sizeof(la));
+	}
+	/* each trainer takes its own input */
+	float l;
+	assert_int_equal(mlp_train_step(&mp, &dpx, x, y, B, &l), FTPU_ERR_INVALID);
+	assert_int_equal(mlp_predict_px(&mp, &dpx, px, B, pa), FTPU_OK);
+	assert_int_equal(mlp_predict(&mf, &dfl, x, B, pb), FTPU_OK);
+	assert_memory_equal(pa, pb, B);
+	if (mlp_device_sync(&mp, &dpx))
+		fail_msg("sync: %s", dpx.err);
+	assert_int_equal(mlp_predict_px(&mp, &gemm, px, B, pc), FTPU_OK);
+	assert_memory_equal(pa, pc, B);
+	mlp_free(&mp), mlp_free(&mf);
+	mlp_backend_close(&dpx), mlp_backend_close(&dfl), mlp_backend_close(&gemm);
+	free(x), free(px), free(y);
+}
+
 /* Mean cross-entropy of the model on (x, y) through the cpu backend. */
 static double loss_of(const struct mlp *m, struct mlp_backend *be,
 		      const float *x, const uint8_t *y, size_t n)
@@ -780,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_fashion_mnist_sim_ref_identical),
 		cmocka_unit_test(test_fashion_mnist_cpu_close),
 		cmocka_unit_test(test_fashion_mnist_device_mode),
+		cmocka_unit_test(test_fashion_mnist_device_pixels),
 		cmocka_unit_test(test_fashion_mnist_gradients),
 		cmocka_unit_test(test_fashion_mnist_init_adam),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_valid,
