@@ -137,12 +137,12 @@ int main(int argc, char **argv)
 	struct rng r = { 7 };
 	float *w1 = rand_floats(&r, IN * HID, 0.1f), *w2 = rand_floats(&r, HID * OUT, 0.2f);
 	/* pixels: the device path sends them as bytes, the gemm path their
-	 * floats p / 256 (as fashion_mnist does) */
+	 * floats p / 255 (as fashion_mnist does) */
 	uint8_t *px = malloc(BATCH * IN);
 	float *x = malloc(BATCH * IN * sizeof(float));
 	for (int i = 0; i < BATCH * IN; i++) {
 		px[i] = (uint8_t)rng_below(&r, 256);
-		x[i] = (float)px[i] / 256.0f;
+		x[i] = (float)px[i] / 255.0f;
 	}
 	float *z1 = malloc(BATCH * HID * 4), *z2 = malloc(BATCH * OUT * 4),
 	      *g1 = malloc(IN * HID * 4), *g2 = malloc(HID * OUT * 4), *dh = malloc(BATCH * HID * 4);

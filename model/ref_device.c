@@ -48,7 +48,7 @@ struct ftpu_ref_device {
 	uint32_t data_left;      /* words still to come */
 	uint32_t data_at;        /* word index into the target region */
 	unsigned int data_mem;
-	bool data_u8;            /* HOST_READ U8: bytes, stored as bf16 p * 2^-8 */
+	bool data_u8;            /* HOST_READ U8: bytes, stored as bf16(p / 255) */
 	uint32_t data_base;      /* first vector */
 	uint32_t *data_vec;      /* the vector being received (n words) */
 	uint32_t *block;         /* CONVERT / COPY: n x n elements in flight */
@@ -178,7 +178,8 @@ static void exec_host_read(struct ftpu_ref_device *d, unsigned int flags,
 {
 	unsigned int mem = flags & 3u;
 	bool u8 = flags & FTPU_HOST_READ_U8;
-	if ((flags & ~(3u | FTPU_HOST_READ_U8)) || (u8 && mem != FTPU_MEM_UB))
+	if ((flags & ~(3u | FTPU_HOST_READ_U8)) ||
+	    (u8 && (mem != FTPU_MEM_UB || !d->cfg.vector_unit)))
 		{ fault(d, FTPU_FAULT_OPCODE); return; }
 	if (!in_range(addr, n, mem_vectors(d, mem)))
 		{ fault(d, FTPU_FAULT_RANGE); return; }
@@ -189,15 +190,14 @@ static void exec_host_read(struct ftpu_ref_device *d, unsigned int flags,
 	d->data_left = n * read_words(d, mem, u8);
 }
 
-/* The byte p as bf16 p * 2^-8 (exact: p has at most 8 significant bits). */
-static uint16_t u8_to_bf16(uint8_t p)
+/* HOST_READ U8 (UNORM8): the byte p as bf16(p / 255), the quotient in fp32
+ * rounded to bf16 (both to nearest even), as a host converts pixels. */
+static uint16_t unorm8_to_bf16(uint8_t p)
 {
-	if (!p)
-		return 0;
-	unsigned int e = 7;
-	while (!(p >> e))
-		e--;
-	return (uint16_t)((119u + e) << 7 | ((unsigned int)(p << (7 - e)) & 0x7fu));
+	float q = (float)p / 255.0f;
+	uint32_t u;
+	memcpy(&u, &q, sizeof(u));
+	return ftpu_f32_to_bf16(u);
 }
 
 /* One inline data word of the current HOST_READ. Words collect in a vector
@@ -212,7 +212,7 @@ static void host_read_word(struct ftpu_ref_device *d, uint32_t w)
 		size_t n = d->cfg.n, v = d->data_base + d->data_at / words - 1;
 		if (d->data_u8) {
 			for (size_t i = 0; i < n; i++)
-				d->ub[v * n + i] = u8_to_bf16((uint8_t)(d->data_vec[i / 4] >> (8 * (i % 4))));
+				d->ub[v * n + i] = unorm8_to_bf16((uint8_t)(d->data_vec[i / 4] >> (8 * (i % 4))));
 		} else switch (d->data_mem) {
 		case FTPU_MEM_UB:
 		case FTPU_MEM_WM: {

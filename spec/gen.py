@@ -10,6 +10,7 @@ which). Python 3.11 standard library only.
 """
 import difflib
 import os
+from fractions import Fraction
 import sys
 import tomllib
 
@@ -189,6 +190,32 @@ def sv_lit(v, bits, hexa):
     return f"{bits}'d{v}"
 
 
+def round_sig(x, bits):
+    """The positive rational x rounded to bits significant bits, ties to even."""
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    if Fraction(2) ** e > x:
+        e -= 1
+    scale = Fraction(2) ** (bits - 1 - e)
+    m = x * scale
+    q, r = divmod(m.numerator, m.denominator)
+    if 2 * r > m.denominator or (2 * r == m.denominator and q % 2):
+        q += 1
+    return q / scale
+
+
+def unorm8_bf16(p):
+    """bf16 bits of p / 255 as the host computes it: the fp32 quotient
+    (correctly rounded), then rounded to bf16, both to nearest even."""
+    if p == 0:
+        return 0
+    v = round_sig(round_sig(Fraction(p, 255), 24), 8)
+    e = v.numerator.bit_length() - v.denominator.bit_length()
+    if Fraction(2) ** e > v:
+        e -= 1
+    frac = v / Fraction(2) ** e - 1  # in [0, 1), a multiple of 2^-7
+    return (e + 127) << 7 | int(frac * 128)
+
+
 def sv_package(spec):
     L = [f"// SPDX-License-Identifier: Apache-2.0", f"// ftpu_pkg.sv - {NOTE}.",
          "// The protocol, ISA and register constants for the RTL, used as",
@@ -233,6 +260,15 @@ def sv_package(spec):
     L.append("  endfunction")
     L.append("  function automatic integer row_delay(input integer cuts);")
     L.append("    row_delay = 1 + add_latency(cuts);")
+    L.append("  endfunction")
+    L.append("")
+    L.append("  // HOST_READ U8 (UNORM8): byte p as bf16(p / 255), the host's fp32")
+    L.append("  // division rounded to nearest even; computed exactly by gen.py.")
+    L.append("  function automatic logic [15:0] unorm8_bf16(input logic [7:0] p);")
+    L.append("    unique case (p)")
+    for p in range(256):
+        L.append(f"      8'd{p}: unorm8_bf16 = 16'h{unorm8_bf16(p):04X};")
+    L.append("    endcase")
     L.append("  endfunction")
     L.append("")
     L.append("  // Device configurations: <CONFIG>_<Param> (ftpu_top's defaults are DEFAULT_*).")

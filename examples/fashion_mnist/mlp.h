@@ -97,7 +97,7 @@ void mlp_free(struct mlp *m);
  * the device. */
 int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch);
 /* The same with byte input: the device receives the pixels themselves
- * (half the link bytes of bf16, FTPU_TRAIN_INPUT_U8) and sees p / 256;
+ * (half the link bytes of bf16, FTPU_TRAIN_INPUT_U8) and sees p / 255;
  * train and predict with mlp_train_step_px and mlp_predict_px. */
 int mlp_device_attach_px(struct mlp *m, struct mlp_backend *be, size_t batch);
 /* Reads the device's weights, slots and step count back into m. */
@@ -117,8 +117,8 @@ int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
 		size_t n, uint8_t *pred);
 
-/* The input of pixel p: p / 256, exact in bf16 (and so on every path). */
-#define MLP_PIXEL(p) ((float)(p) / 256.0f)
+/* The input of pixel p (the device's UNORM8 gives its bf16 exactly). */
+#define MLP_PIXEL(p) ((float)(p) / 255.0f)
 /* mlp_train_step and mlp_predict on pixels (n x in bytes): on a device
  * attached with mlp_device_attach_px the bytes go to it, elsewhere they
  * become MLP_PIXEL floats first. */

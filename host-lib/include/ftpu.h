@@ -446,10 +446,10 @@ enum ftpu_optimizer {
 /* How a trainer's x arrives (ftpu_train_config.input). */
 enum ftpu_train_input {
 	FTPU_TRAIN_INPUT_F32 = 0, /* fp32 (ftpu_train_step/_logits), sent as bf16 */
-	FTPU_TRAIN_INPUT_U8 = 1,  /* bytes p (ftpu_train_step_u8/_logits_u8): the
-				   * network's input is p / 256, exact in bf16; sent
-				   * as the bytes, half the link bytes of bf16
-				   * (HOST_READ U8, protocol 1.2) */
+	FTPU_TRAIN_INPUT_U8 = 1,  /* bytes p (ftpu_train_step_u8/_logits_u8), pixels
+				   * as UNORM8: the network's input is bf16(p / 255),
+				   * exactly what fp32 p / 255.0f sent as bf16 gives;
+				   * half the link bytes (HOST_READ U8, protocol 1.2) */
 };
 
 struct ftpu_train_config {
@@ -510,7 +510,7 @@ int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size
 int ftpu_train_logits(ftpu_trainer *t, const float *x, size_t rows, float *logits);
 
 /* The same for a trainer created with FTPU_TRAIN_INPUT_U8: x is rows x
- * widths[0] bytes p, the network sees p / 256. Each kind of trainer takes
+ * widths[0] bytes p, the network sees p / 255. Each kind of trainer takes
  * only its own calls (FTPU_ERR_INVALID otherwise). */
 int ftpu_train_step_u8(ftpu_trainer *t, const uint8_t *x, const uint8_t *labels, size_t rows,
 		       float *loss);

@@ -273,7 +273,7 @@ module ftpu_core #(
   end
 
   // ---- decoder, check, hazards --------------------------------------------
-  ftpu_core_decoder #(.N(N)) u_decoder (
+  ftpu_core_decoder #(.N(N), .U8(VectorUnit)) u_decoder (
     .clk_i, .rst_ni, .soft_reset_i, .in_valid_i, .in_ready_o, .in_data_i,
     .op_o(op), .flags_o(fl), .n_o(n), .a_o(a), .b_o(b),
     .tile_cur_o(tile_cur), .tile_next_o(tile_next),

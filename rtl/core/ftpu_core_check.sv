@@ -110,8 +110,9 @@ module ftpu_core_check #(
     end else begin
       unique case (op_i)
         OpHostRead: begin
-          // bit 2 U8, into UB only
-          if (flags_i[7:3] != '0 || (flags_i[2] && flags_i[1:0] != MemUb)) fault_o = FaultOpcode;
+          // bit 2 U8: into UB, on devices with the vector unit
+          if (flags_i[7:3] != '0 ||
+              (flags_i[2] && (flags_i[1:0] != MemUb || VectorUnit == 0))) fault_o = FaultOpcode;
           else if (!in_range(a_i, n, mem_size))                          fault_o = FaultRange;
         end
         OpLoad: begin

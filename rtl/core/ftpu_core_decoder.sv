@@ -9,6 +9,7 @@
 // here, sent by ftpu_core_events, and the rest of its program discarded.
 module ftpu_core_decoder #(
   parameter int  N     = ftpu_pkg::DEFAULT_N,
+  parameter int unsigned U8 = 1,  // HOST_READ U8 is built (with the vector unit)
   localparam int WordW = $clog2(N + 1)
 ) (
   input  logic          clk_i,
@@ -83,7 +84,7 @@ module ftpu_core_decoder #(
     logic [15:0]      fleft;     // its payload words still to come
     logic [31:0]      iw0, iw1, iw2;
     logic [1:0]       hr_mem;
-    logic             hr_u8;     // U8: bytes, stored as bf16 p * 2^-8
+    logic             hr_u8;     // U8: bytes, stored as bf16(p / 255)
     logic [16:0]      hr_addr;
     logic [15:0]      hr_left;   // vectors still to come, this one included
     logic [WordW-1:0] hr_word;
@@ -107,23 +108,14 @@ module ftpu_core_decoder #(
   assign wpv = d_q.hr_u8 ? WordW'((N + 3) / 4) :
                (d_q.hr_mem == MemUb || d_q.hr_mem == MemWm) ? WordW'(N / 2) : WordW'(N);
 
-  // The byte p as bf16 p * 2^-8: exact, p has at most 8 significant bits.
-  function automatic logic [15:0] u8_bf16(input logic [7:0] p);
-    logic [2:0] e;  // the leading one
-    logic [6:0] frac;  // the bits below it, left-aligned
-    e = '0;
-    for (int b = 0; b < 8; b++) if (p[b]) e = 3'(b);
-    frac = 7'(p << (3'd7 - e));
-    u8_bf16 = p == '0 ? 16'h0000 : {1'b0, 8'(8'd119 + 8'(e)), frac};
-  endfunction
-
-  // A U8 vector complete with this cycle's word, as UB's bf16 vector.
+  // A U8 vector complete with this cycle's word, as UB's bf16 vector
+  // (UNORM8: ftpu_pkg::unorm8_bf16, a table spec/gen.py computes).
   logic [N*32-1:0] u8_in;
   logic [N*16-1:0] u8_vec;
   always_comb begin
     u8_in = d_q.vec;
     u8_in[32*d_q.hr_word +: 32] = in_data_i;
-    for (int j = 0; j < N; j++) u8_vec[16*j +: 16] = u8_bf16(u8_in[8*j +: 8]);
+    for (int j = 0; j < N; j++) u8_vec[16*j +: 16] = ftpu_pkg::unorm8_bf16(u8_in[8*j +: 8]);
   end
 
   logic take, fend_go, last_word;
@@ -258,7 +250,7 @@ module ftpu_core_decoder #(
           OpHostRead: begin
             c_d.hr      = 1'b1;
             d_d.hr_mem  = fl[1:0];
-            d_d.hr_u8   = fl[2];
+            d_d.hr_u8   = U8 != 0 && fl[2];  // else the check faulted it
             d_d.hr_addr = d_q.iw1[16:0];
             d_d.hr_left = n;
             d_d.hr_word = '0;

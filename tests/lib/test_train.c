@@ -310,14 +310,14 @@ static float *random_params(struct rng *r, const struct ftpu_train_config *c, si
 	return p;
 }
 
-/* Pixels px and x = px / 255, or px / 256 for a byte-input trainer (what
- * it must see: ftpu.h, FTPU_TRAIN_INPUT_U8). */
-static void random_batch(struct rng *r, size_t rows, size_t in, size_t classes, bool u8,
+/* Pixels px and x = px / 255 (what a byte-input trainer must see: ftpu.h,
+ * FTPU_TRAIN_INPUT_U8). */
+static void random_batch(struct rng *r, size_t rows, size_t in, size_t classes,
 			 uint8_t *px, float *x, uint8_t *y)
 {
 	for (size_t i = 0; i < rows * in; i++) {
 		px[i] = (uint8_t)rng_below(r, 256);
-		x[i] = (float)px[i] / (u8 ? 256.0f : 255.0f);
+		x[i] = (float)px[i] / 255.0f;
 	}
 	for (size_t i = 0; i < rows; i++)
 		y[i] = (uint8_t)rng_below(r, (uint32_t)classes);
@@ -355,7 +355,7 @@ static void against_mirror(const struct ftpu_train_config *cfg, unsigned steps, 
 	uint8_t *y = malloc(cfg->batch), *px = malloc(cfg->batch * in);
 	for (unsigned s = 0; s < steps; s++) {
 		size_t rows = s + 1 == steps && cfg->batch > 1 ? cfg->batch - 1 : cfg->batch;
-		random_batch(&r, rows, in, classes, u8, px, x, y);
+		random_batch(&r, rows, in, classes, px, x, y);
 		float loss_dev = NAN, loss_ref = NAN;
 		ret = u8 ? ftpu_train_step_u8(t, px, y, rows, &loss_dev)
 			 : ftpu_train_step(t, x, y, rows, &loss_dev);
@@ -412,7 +412,7 @@ static void test_mirror_sgd_three_layers(void **state)
 }
 
 /* Byte input (HOST_READ U8): the device must train exactly as on the
- * floats p / 256; 37 inputs leave a chunk's last word part padding. */
+ * floats p / 255; 37 inputs leave a chunk's last word part padding. */
 static void test_mirror_u8_input(void **state)
 {
 	(void)state;
@@ -519,7 +519,7 @@ static void test_gradient_direction(void **state)
 	double *g = malloc(n * sizeof(double));
 	float x[32 * 40];
 	uint8_t y[32], px[32 * 40];
-	random_batch(&r, 32, 40, 7, false, px, x, y);
+	random_batch(&r, 32, 40, 7, px, x, y);
 	assert_int_equal(ftpu_train_write(t, FTPU_TRAIN_PARAMS, p0), FTPU_OK);
 	assert_int_equal(ftpu_train_step(t, x, y, 32, NULL), FTPU_OK);
 	assert_int_equal(ftpu_train_read(t, FTPU_TRAIN_PARAMS, p1), FTPU_OK);

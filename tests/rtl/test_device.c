@@ -495,9 +495,9 @@ static void test_device_host_read_write(void **state)
 }
 
 /* HOST_READ U8 into UB: every byte value, at the first and last vectors
- * and across DATA frames; each must read back as bf16 p / 256, which the
- * host computes in float (exact: p has at most 8 significant bits, so the
- * float's top half is the bf16). */
+ * and across DATA frames; each must read back as bf16(p / 255): the fp32
+ * quotient rounded to nearest even here (positive normal numbers, so the
+ * rounding is the carry of the 16 bits below). */
 static void test_device_host_read_u8(void **state)
 {
 	struct fixture *fx = *state;
@@ -533,10 +533,11 @@ static void test_device_host_read_u8(void **state)
 		dh_dev_data_words(dut(fx), &got);
 		assert_int_equal(got.n, n * N / 2);
 		for (size_t j = 0; j < n * N; j++) {
-			float want = (float)px[j] / 256.0f;
+			float q = (float)px[j] / 255.0f;
 			uint32_t bits;
-			memcpy(&bits, &want, 4);
-			assert_int_equal((uint16_t)(got.w[j / 2] >> (16 * (j % 2))), bits >> 16);
+			memcpy(&bits, &q, 4);
+			uint32_t want = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+			assert_int_equal((uint16_t)(got.w[j / 2] >> (16 * (j % 2))), want);
 		}
 		dh_words_free(&got);
 	}
