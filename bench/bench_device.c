@@ -13,7 +13,7 @@
  * device runs.
  *
  * Table 2, streamed: one program HOST_READs the operands, computes and
- * HOST_WRITEs C, all through the link at one byte per cycle each way,
+ * HOST_WRITEs C, all through the link at INFO LINK_BYTES a cycle each way,
  * against the roofline max(link-bound, compute-bound). Results are checked
  * against ftpu_ref_gemm.
  *

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	printf("ftpu_gemm on %s, transfers included (link: 1 byte per cycle each way)\n\n", uri);
+	printf("ftpu_gemm on %s, transfers included (link: INFO LINK_BYTES a cycle each way)\n\n", uri);
 	printf("| GEMM | M x K x N | cycles | utilization | link roofline | of roofline "
 	       "| no residency: cycles, bytes in | no double buffering: cycles | host s |\n");
 	printf("|---|---|--:|--:|--:|--:|--:|--:|--:|\n");

@@ -17,8 +17,8 @@
  * (harness/sim_peer.h): INFO round trips per second (a CONTROL frame
  * out, its RESPONSE parsed), and a GEMM through ftpu_gemm, link bytes per
  * second (the device's counters over the host's wall time). The simulated
- * device runs ~80k cycles/s and takes one byte per cycle, which bounds
- * these; the point is the transport's share.
+ * device runs ~80k cycles/s and takes up to four bytes a cycle, which
+ * bounds these; the point is the transport's share.
  *
  * Usage: bench_transport [--quick]       Not pass/fail.
  */

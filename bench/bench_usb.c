@@ -20,7 +20,7 @@
  * Table 2, end to end with the simulated device (device_16) behind the
  * emulated device: INFO round trips per second and a GEMM's link bytes per
  * second through ftpu_gemm. The simulated device runs ~80k cycles/s and
- * takes a byte per cycle, which bounds these.
+ * takes up to four bytes a cycle, which bounds these.
  *
  * Usage: bench_usb [--quick]   (32 MiB per row, --quick 8)   Not pass/fail.
  */

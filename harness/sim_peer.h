@@ -29,8 +29,8 @@
  * that reads in_fd into `in` and writes `out` to out_fd; the peer thread
  * wakes it through a pipe when `out` grows. Every wait in here is bounded.
  *
- * The device runs ~80k cycles/s and takes at most one host byte per cycle,
- * so a link through it carries ~80 KB/s; echo mode (rows 0) has no device
+ * The device runs ~80k cycles/s and takes up to four host bytes a cycle
+ * (INFO LINK_BYTES), so a link through it carries at most ~320 KB/s; echo mode (rows 0) has no device
  * and measures the transport alone.
  *
  * Header-only, static functions, C11 + POSIX threads. Link the device

@@ -372,7 +372,7 @@ static void exec_vector(struct ftpu_ref_device *d, unsigned int op,
 			r[l] = v; /* every source element of index l is read */
 		}
 	}
-	d->cnt.cycles += n;
+	d->cnt.cycles += (n + FTPU_VECTOR_WIDTH - 1) / FTPU_VECTOR_WIDTH; /* V vectors a cycle */
 }
 
 static uint16_t *bf16_mem(struct ftpu_ref_device *d, unsigned int mem)

@@ -11,6 +11,7 @@
 
 #define FTPU_LINK_VERSION_MAJOR 1u /* protocol major version: INFO VERSION = major << 16 | minor */
 #define FTPU_LINK_VERSION_MINOR 2u /* protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES) */
+#define FTPU_VECTOR_WIDTH 4u /* vectors the vector unit streams per cycle (its ACC operand and result ports are this many vectors wide) */
 #define FTPU_LINK_SYNC 0x55505446u /* header word 0: bytes 'F','T','P','U' on the wire */
 #define FTPU_LINK_HEADER_BYTES 16u /* SYNC, W1, W2, HCRC */
 #define FTPU_LINK_MAX_PAYLOAD 4096u /* payload words of the largest frame; a longer len is BAD_LENGTH */

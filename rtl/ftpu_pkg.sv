@@ -8,6 +8,7 @@ package ftpu_pkg;
 
   localparam int unsigned LINK_VERSION_MAJOR = 1;  // protocol major version: INFO VERSION = major << 16 | minor
   localparam int unsigned LINK_VERSION_MINOR = 2;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES)
+  localparam int unsigned VECTOR_WIDTH = 4;  // vectors the vector unit streams per cycle (its ACC operand and result ports are this many vectors wide)
   localparam logic [31:0] LINK_SYNC = 32'h5550_5446;  // header word 0: bytes 'F','T','P','U' on the wire
   localparam int unsigned LINK_HEADER_BYTES = 16;  // SYNC, W1, W2, HCRC
   localparam int unsigned LINK_MAX_PAYLOAD = 4096;  // payload words of the largest frame; a longer len is BAD_LENGTH

@@ -106,7 +106,7 @@ static const char *mac_rate(char *buf, size_t len, double macs, double seconds)
  * The stats of a run on an rows x cols array, in the words of struct
  * ftpu_stats: utilization = MACs / (array MACs per cycle x cycles), the
  * share of the array's peak the run used, link time included; the link
- * roofline = the best utilization the link's bytes allow (1 byte per cycle
+ * roofline = the best utilization the link's bytes allow (INFO LINK_BYTES a cycle
  * each way); "of roofline" = utilization / roofline, how close the run came
  * to that bound. On ref the cycles leave the link out, so no roofline.
  */
@@ -131,7 +131,7 @@ static void print_stats(const struct ftpu_stats *st, const struct ftpu_device_in
 		       "compute estimate)\n");
 	} else {
 		printf("  link roofline   %.1f%%: the best utilization these link bytes allow "
-		       "(1 byte per cycle)\n", 100 * st->roofline);
+		       "(the link's bytes a cycle, INFO LINK_BYTES)\n", 100 * st->roofline);
 		if (st->roofline > 0)
 			printf("  of roofline     %.1f%%: how close this run came to that bound\n",
 			       100 * st->utilization / st->roofline);
@@ -720,7 +720,7 @@ static int cmd_bench(int argc, char **argv)
 	if (is_ref)
 		printf("(ref: cycles are the C model's stall-free compute estimate, without the link)\n");
 	printf("(util: MACs / (%ux%u x cycles), the share of the array's peak used; link roofline:\n"
-	       " the best util the link's bytes allow at 1 byte per cycle; of roofline: util /\n"
+	       " the best util the link's bytes allow at INFO LINK_BYTES a cycle; of roofline: util /\n"
 	       " roofline, how close the run came to that bound)\n", info.rows, info.cols);
 	printf("| M x K x N | cycles | util | link roofline | of roofline | bytes in | bytes out | host s |\n");
 	printf("|---|--:|--:|--:|--:|--:|--:|--:|\n");

@@ -106,7 +106,9 @@ module ftpu_core #(
   logic              mu_busy, mu_mac, mu_wstall, mu_istall, mu_loading, mu_hold;
   // memories' read data
   logic [N*16-1:0]   wm_q, ub_q;
-  logic [N*32-1:0]   acc_q, bias_q, acc_q2, acc_q3;
+  logic [N*32-1:0]   acc_q, bias_q;
+  localparam int     VW = ftpu_pkg::VECTOR_WIDTH;  // the vector unit's wide ACC ports
+  logic [VW*N*32-1:0] acc_qx, acc_q2, acc_q3;
 
   ftpu_matrix_unit #(
     .Rows(N), .Cols(N), .AddCuts(AddCuts), .UbAddrW(UbAw), .AccAddrW(AccAw),
@@ -216,11 +218,13 @@ module ftpu_core #(
   // vector unit: its ports, all idle without one
   logic              vu_busy;
   logic              vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr;
-  logic              vu_acc_rd2, vu_acc_rd3;
+  logic              vu_acc_rdx, vu_acc_rd2, vu_acc_rd3;
   logic [AccAw-1:0]  vu_acc_rd_addr, vu_acc_wr_addr, vu_acc_rd2_addr, vu_acc_rd3_addr;
+  logic [AccAw-1:0]  vu_acc_rdx_addr;
+  logic [VW-1:0]     vu_acc_wr_mask;
   logic [UbAw-1:0]   vu_ub_rd_addr, vu_ub_wr_addr;
   logic [WmAw-1:0]   vu_wm_rd_addr, vu_wm_wr_addr;
-  logic [N*32-1:0]   vu_acc_wr_data;
+  logic [VW*N*32-1:0] vu_acc_wr_data;
   logic [N*16-1:0]   vu_ub_wr_data, vu_wm_wr_data;
 
   if (VectorUnit != 0) begin : g_vector_unit
@@ -239,6 +243,9 @@ module ftpu_core #(
       .acc_rd_o     (vu_acc_rd),
       .acc_rd_addr_o(vu_acc_rd_addr),
       .acc_data_i   (acc_q),
+      .acc_rdx_o    (vu_acc_rdx),
+      .acc_rdx_addr_o(vu_acc_rdx_addr),
+      .acc_datax_i  (acc_qx),
       .acc_rd2_o    (vu_acc_rd2),
       .acc_rd2_addr_o(vu_acc_rd2_addr),
       .acc_data2_i  (acc_q2),
@@ -248,6 +255,7 @@ module ftpu_core #(
       .acc_wr_o     (vu_acc_wr),
       .acc_wr_addr_o(vu_acc_wr_addr),
       .acc_wr_data_o(vu_acc_wr_data),
+      .acc_wr_mask_o(vu_acc_wr_mask),
       .ub_rd_o      (vu_ub_rd),
       .ub_rd_addr_o (vu_ub_rd_addr),
       .ub_data_i    (ub_q),
@@ -267,8 +275,9 @@ module ftpu_core #(
     assign {vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr} = '0;
     assign {vu_acc_rd_addr, vu_acc_wr_addr, vu_ub_rd_addr, vu_ub_wr_addr} = '0;
     assign {vu_acc_rd2, vu_acc_rd3, vu_acc_rd2_addr, vu_acc_rd3_addr} = '0;
+    assign {vu_acc_rdx, vu_acc_rdx_addr, vu_acc_wr_mask} = '0;
     logic unused_vu_data;  // the operand ports exist only with the unit
-    assign unused_vu_data = ^{acc_q2, acc_q3};
+    assign unused_vu_data = ^{acc_qx, acc_q2, acc_q3};
     assign {vu_wm_rd_addr, vu_wm_wr_addr, vu_acc_wr_data, vu_ub_wr_data, vu_wm_wr_data} = '0;
   end
 
@@ -343,9 +352,11 @@ module ftpu_core #(
     .act_ub_addr_i(act_ub_addr), .act_ub_data_i(act_ub_data),
     .ou_req_i(ou_req), .ou_acc_i(ou_acc), .ou_gnt_o(ou_gnt), .ou_addr_i(ou_addr),
     .vu_acc_rd_i(vu_acc_rd), .vu_acc_rd_addr_i(vu_acc_rd_addr), .vu_acc_wr_i(vu_acc_wr),
+    .vu_acc_rdx_i(vu_acc_rdx), .vu_acc_rdx_addr_i(vu_acc_rdx_addr),
     .vu_acc_rd2_i(vu_acc_rd2), .vu_acc_rd2_addr_i(vu_acc_rd2_addr),
     .vu_acc_rd3_i(vu_acc_rd3), .vu_acc_rd3_addr_i(vu_acc_rd3_addr),
     .vu_acc_wr_addr_i(vu_acc_wr_addr), .vu_acc_wr_data_i(vu_acc_wr_data),
+    .vu_acc_wr_mask_i(vu_acc_wr_mask),
     .vu_ub_rd_i(vu_ub_rd), .vu_ub_rd_addr_i(vu_ub_rd_addr), .vu_ub_wr_i(vu_ub_wr),
     .vu_ub_wr_addr_i(vu_ub_wr_addr), .vu_ub_wr_data_i(vu_ub_wr_data),
     .vu_wm_rd_i(vu_wm_rd), .vu_wm_rd_addr_i(vu_wm_rd_addr), .vu_wm_wr_i(vu_wm_wr),
@@ -353,7 +364,7 @@ module ftpu_core #(
     .vec_full_i(vec_full), .vec_mem_i(vec_mem), .vec_addr_i(vec_addr), .vec_data_i(vec_data),
     .vec_we_o(vec_we),
     .ub_q_o(ub_q), .wm_q_o(wm_q), .acc_q_o(acc_q), .bias_q_o(bias_q),
-    .acc_q2_o(acc_q2), .acc_q3_o(acc_q3)
+    .acc_qx_o(acc_qx), .acc_q2_o(acc_q2), .acc_q3_o(acc_q3)
   );
 
   ftpu_core_events u_events (

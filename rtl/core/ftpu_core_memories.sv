@@ -23,7 +23,8 @@ module ftpu_core_memories #(
   localparam int WmAw   = $clog2(WmRows),
   localparam int AccAw  = $clog2(AccVectors),
   localparam int BiasAw = (BiasVectors > 1) ? $clog2(BiasVectors) : 1,
-  localparam int OuAw   = (UbAw > AccAw) ? UbAw : AccAw
+  localparam int OuAw   = (UbAw > AccAw) ? UbAw : AccAw,
+  localparam int V      = ftpu_pkg::VECTOR_WIDTH  // the vector unit's ports, in vectors
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -55,13 +56,16 @@ module ftpu_core_memories #(
   // the vector unit (alone)
   input  logic             vu_acc_rd_i,
   input  logic [AccAw-1:0] vu_acc_rd_addr_i,
-  input  logic             vu_acc_rd2_i,       // its second and third operand
-  input  logic [AccAw-1:0] vu_acc_rd2_addr_i,  // (ports of their own, built
-  input  logic             vu_acc_rd3_i,       // with the vector unit)
+  input  logic             vu_acc_rdx_i,       // its streamed operands, V rows
+  input  logic [AccAw-1:0] vu_acc_rdx_addr_i,  // from the address each (ports
+  input  logic             vu_acc_rd2_i,       // of their own, built with the
+  input  logic [AccAw-1:0] vu_acc_rd2_addr_i,  // vector unit)
+  input  logic             vu_acc_rd3_i,
   input  logic [AccAw-1:0] vu_acc_rd3_addr_i,
-  input  logic             vu_acc_wr_i,
+  input  logic             vu_acc_wr_i,        // its results: V rows, masked
   input  logic [AccAw-1:0] vu_acc_wr_addr_i,
-  input  logic [N*32-1:0]  vu_acc_wr_data_i,
+  input  logic [V*N*32-1:0] vu_acc_wr_data_i,
+  input  logic [V-1:0]     vu_acc_wr_mask_i,
   input  logic             vu_ub_rd_i,
   input  logic [UbAw-1:0]  vu_ub_rd_addr_i,
   input  logic             vu_ub_wr_i,
@@ -82,8 +86,9 @@ module ftpu_core_memories #(
   output logic [N*16-1:0]  ub_q_o,
   output logic [N*16-1:0]  wm_q_o,
   output logic [N*32-1:0]  acc_q_o,
-  output logic [N*32-1:0]  acc_q2_o,
-  output logic [N*32-1:0]  acc_q3_o,
+  output logic [V*N*32-1:0] acc_qx_o,
+  output logic [V*N*32-1:0] acc_q2_o,
+  output logic [V*N*32-1:0] acc_q3_o,
   output logic [N*32-1:0]  bias_q_o
 );
   localparam logic [1:0] MemUb = ftpu_pkg::MEM_UB, MemWm = ftpu_pkg::MEM_WM;
@@ -94,7 +99,7 @@ module ftpu_core_memories #(
     unique case (vec_mem_i)
       MemUb:   vec_we_o = vec_full_i && !act_ub_wr_i && !vu_ub_wr_i;
       MemWm:   vec_we_o = vec_full_i && !vu_wm_wr_i;
-      MemAcc:  vec_we_o = vec_full_i && !mu_acc_wr_i && !vu_acc_wr_i;
+      MemAcc:  vec_we_o = vec_full_i && !mu_acc_wr_i && !vu_acc_wr_i;  // one port each
       default: vec_we_o = vec_full_i;
     endcase
   end
@@ -136,38 +141,51 @@ module ftpu_core_memories #(
         vu_wm_wr_i ? vu_wm_wr_data_i : vec_data_i[N*16-1:0];
   end
 
-  // ACC: write matrix (first) or the vector; read matrix, activation, output.
+  // ACC: write matrix (first) or the vector (the vector unit's wide
+  // writes below); read matrix, vector unit, activation, output.
   logic             acc_we, acc_re;
   logic [AccAw-1:0] acc_waddr, acc_raddr;
   logic [N*32-1:0]  acc_wdata;
   assign act_acc_gnt_o = act_acc_req_i && !mu_acc_rd_i;
-  assign acc_we    = mu_acc_wr_i || vu_acc_wr_i || vec_acc;
-  assign acc_waddr = mu_acc_wr_i ? mu_acc_wr_addr_i : vu_acc_wr_i ? vu_acc_wr_addr_i :
-                     vec_addr_i[AccAw-1:0];
-  assign acc_wdata = mu_acc_wr_i ? mu_acc_wr_data_i : vu_acc_wr_i ? vu_acc_wr_data_i : vec_data_i;
+  assign acc_we    = mu_acc_wr_i || vec_acc;
+  assign acc_waddr = mu_acc_wr_i ? mu_acc_wr_addr_i : vec_addr_i[AccAw-1:0];
+  assign acc_wdata = mu_acc_wr_i ? mu_acc_wr_data_i : vec_data_i;
   assign acc_re    = mu_acc_rd_i || vu_acc_rd_i || act_acc_req_i || (ou_req_i && ou_acc_i);
   assign acc_raddr = mu_acc_rd_i ? mu_acc_rd_addr_i : vu_acc_rd_i ? vu_acc_rd_addr_i :
                      act_acc_req_i ? act_acc_addr_i : ou_addr_i[AccAw-1:0];
   always_ff @(posedge clk_i) begin
     if (acc_re) acc_q_o <= acc_mem[acc_raddr];
     if (acc_we) acc_mem[acc_waddr] <= acc_wdata;
+    if (VectorUnit != 0 && vu_acc_wr_i)
+      for (int k = 0; k < V; k++)
+        if (vu_acc_wr_mask_i[k])
+          acc_mem[AccAw'(32'(vu_acc_wr_addr_i) + k)] <= vu_acc_wr_data_i[k*N*32 +: N*32];
   end
   assign ou_gnt_o = ou_req_i && (ou_acc_i ? (!mu_acc_rd_i && !act_acc_req_i) : !mu_ub_rd_i);
 
-  // The vector unit's operand ports: one vector a cycle whatever the op
-  // (TPU v2's vector memory is wide for the same reason). In the simulated
-  // device they are read ports of the one array; an FPGA build of the unit
-  // would bank or replicate ACC (the boards leave the unit out).
+  // The vector unit's operand ports: V vectors a cycle each, whatever the
+  // op (TPU v2's vector memory is wide for the same reason). In the
+  // simulated device they are read ports of the one array (rows past its
+  // end read as zeros, masked off later); an FPGA build of the unit would
+  // bank ACC V ways and replicate the banks (the boards leave it out).
   if (VectorUnit != 0) begin : g_vu_ports
+    function automatic logic [V*N*32-1:0] rows(input logic [AccAw-1:0] at);
+      for (int k = 0; k < V; k++)
+        rows[k*N*32 +: N*32] = 32'(at) + k < AccVectors ? acc_mem[AccAw'(32'(at) + k)] : '0;
+    endfunction
     always_ff @(posedge clk_i) begin
-      if (vu_acc_rd2_i) acc_q2_o <= acc_mem[vu_acc_rd2_addr_i];
-      if (vu_acc_rd3_i) acc_q3_o <= acc_mem[vu_acc_rd3_addr_i];
+      if (vu_acc_rdx_i) acc_qx_o <= rows(vu_acc_rdx_addr_i);
+      if (vu_acc_rd2_i) acc_q2_o <= rows(vu_acc_rd2_addr_i);
+      if (vu_acc_rd3_i) acc_q3_o <= rows(vu_acc_rd3_addr_i);
     end
   end else begin : g_no_vu_ports
+    assign acc_qx_o = '0;
     assign acc_q2_o = '0;
     assign acc_q3_o = '0;
     logic unused_vu_ports;
-    assign unused_vu_ports = ^{vu_acc_rd2_i, vu_acc_rd2_addr_i, vu_acc_rd3_i, vu_acc_rd3_addr_i};
+    assign unused_vu_ports = ^{vu_acc_rdx_i, vu_acc_rdx_addr_i, vu_acc_rd2_i, vu_acc_rd2_addr_i,
+                               vu_acc_rd3_i, vu_acc_rd3_addr_i, vu_acc_wr_data_i,
+                               vu_acc_wr_mask_i, vu_acc_wr_addr_i};
   end
 
   // BIAS: written by the vector, read by the activation unit.

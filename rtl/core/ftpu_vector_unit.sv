@@ -14,12 +14,13 @@
 // ports it uses are its own. Each source is read before the destination
 // row of the same index is written, which is what "apart or equal" needs.
 //
-// Timing. Vector ops: a FIXED operand is read once first (port 1); then a
-// vector's streamed operands are read together, each on its own ACC port
-// (x on 1; y on 2 unless B_FIXED; z on 3 for VMAC and VSEL unless
-// C_FIXED), one vector per cycle. Read data arrive the next cycle into the
-// operand registers; the lanes take the vector the cycle after and write
-// it Latency cycles later. CONVERT/COPY: one read per cycle, written the cycle the
+// Timing. Vector ops: a FIXED operand is read once first (port 1); then
+// the streamed operands of V vectors (ftpu_pkg::VECTOR_WIDTH) are read
+// together, each on its own V-vector ACC port (x; y unless B_FIXED; z for
+// VMAC and VSEL unless C_FIXED), V vectors per cycle. Read data arrive the
+// next cycle into the operand registers; the V*N lanes take them the
+// cycle after and write them Latency cycles later (the last group masked
+// to the instruction's n). CONVERT/COPY: one read per cycle, written the cycle the
 // data arrive; transposed, a block is read into registers (N cycles) and
 // written out by columns (N cycles).
 module ftpu_vector_unit #(
@@ -27,7 +28,8 @@ module ftpu_vector_unit #(
   parameter int unsigned AddCuts  = 0,
   parameter int          UbAddrW  = 12,
   parameter int          WmAddrW  = 14,
-  parameter int          AccAddrW = 12
+  parameter int          AccAddrW = 12,
+  localparam int         V        = ftpu_pkg::VECTOR_WIDTH  // vectors a cycle
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -39,19 +41,25 @@ module ftpu_vector_unit #(
   input  logic [31:0]         w1_i,
   input  logic [31:0]         w2_i,
   output logic                busy_o,
-  // ACC (data the cycle after a read)
+  // ACC (data the cycle after a read): port 1 a vector (FIXED operands,
+  // CONVERT); the streamed operands and the results V vectors from the
+  // row given on, vector k at [k*N*32 +: N*32]
   output logic                acc_rd_o,
   output logic [AccAddrW-1:0] acc_rd_addr_o,
   input  logic [N*32-1:0]     acc_data_i,
+  output logic                acc_rdx_o,      // x
+  output logic [AccAddrW-1:0] acc_rdx_addr_o,
+  input  logic [V*N*32-1:0]   acc_datax_i,
   output logic                acc_rd2_o,      // y
   output logic [AccAddrW-1:0] acc_rd2_addr_o,
-  input  logic [N*32-1:0]     acc_data2_i,
+  input  logic [V*N*32-1:0]   acc_data2_i,
   output logic                acc_rd3_o,      // z
   output logic [AccAddrW-1:0] acc_rd3_addr_o,
-  input  logic [N*32-1:0]     acc_data3_i,
+  input  logic [V*N*32-1:0]   acc_data3_i,
   output logic                acc_wr_o,
   output logic [AccAddrW-1:0] acc_wr_addr_o,
-  output logic [N*32-1:0]     acc_wr_data_o,
+  output logic [V*N*32-1:0]   acc_wr_data_o,
+  output logic [V-1:0]        acc_wr_mask_o,  // which of the V rows
   // UB
   output logic                ub_rd_o,
   output logic [UbAddrW-1:0]  ub_rd_addr_o,
@@ -103,13 +111,12 @@ module ftpu_vector_unit #(
   logic [16:0] a_q, b_q, c_q, d_q;  // vector ops: ACC rows; a_q/d_q also src/dst
 
   // read side
-  logic [1:0]  slot_q;   // vector op: 0 x, 1 y, 2 z of vector ri_q
   logic [15:0] ri_q;     // next vector (or row) to read
   logic [RowW:0] row_q;  // transposed: row in block / column being written
   logic [15:0] blk_q;    // transposed: first vector of the block
   // what a read issued last cycle returns: operand, moved vector, block row
-  logic        tag_vec_q, tag_mv_q, tag_blk_q, tag_last_q;
-  logic [1:0]  tag_slot_q;
+  logic        tag_fix_q, tag_mv_q, tag_blk_q;
+  logic [1:0]  tag_slot_q;  // a FIXED read: 1 y, 2 z
   logic [RowW-1:0] tag_row_q;
   // write side
   logic [15:0] wi_q;     // next vector to write
@@ -117,38 +124,26 @@ module ftpu_vector_unit #(
   logic start_uses_c;  // the starting op reads operand c
   assign start_uses_c = op_i == OpVmac || op_i == OpVsel;
 
-  // Every streamed operand of a vector is read in the same cycle (slot 0:
-  // x on port 1, y and z on ports 2 and 3).
-  logic [1:0] slot_next;
-  logic       slot_last;
-  assign slot_next = 2'd0;
-  assign slot_last = 1'b1;
-  logic [16:0] y_row, z_row;
+  // The streamed operands of V vectors are read in the same cycle, each
+  // on its own wide port.
+  logic [16:0] x_row, y_row, z_row;
+  assign x_row = a_q + 17'(ri_q);
   assign y_row = b_q + 17'(ri_q);
   assign z_row = c_q + 17'(ri_q);
+  assign acc_rdx_o      = state_q == StStream;
+  assign acc_rdx_addr_o = x_row[AccAddrW-1:0];
   assign acc_rd2_o      = state_q == StStream && bstream_q;
   assign acc_rd2_addr_o = y_row[AccAddrW-1:0];
   assign acc_rd3_o      = state_q == StStream && cstream_q;
   assign acc_rd3_addr_o = z_row[AccAddrW-1:0];
-  logic tag_y_q, tag_z_q;  // ports 2 and 3 read last cycle
+  logic tag_x_q, tag_y_q, tag_z_q;  // the wide ports read last cycle
 
-  logic [16:0] rd_row;  // vector op: the ACC row of this cycle's read
-  always_comb begin
-    unique case (state_q)
-      StFixed: rd_row = fix_b_q ? b_q : c_q;
-      default: begin
-        unique case (slot_q)
-          2'd0:    rd_row = a_q + 17'(ri_q);
-          2'd1:    rd_row = b_q + 17'(ri_q);
-          default: rd_row = c_q + 17'(ri_q);
-        endcase
-      end
-    endcase
-  end
+  logic [16:0] rd_row;  // a FIXED operand's row
+  assign rd_row = fix_b_q ? b_q : c_q;
 
   // ---- reads ------------------------------------------------------------------------
   logic vec_rd, move_rd;
-  assign vec_rd  = state_q == StFixed || state_q == StStream;
+  assign vec_rd  = state_q == StFixed;
   assign move_rd = state_q == StMove || state_q == StBlkRead;
 
   logic [16:0] src_row;
@@ -161,9 +156,9 @@ module ftpu_vector_unit #(
   assign wm_rd_addr_o  = src_row[WmAddrW-1:0];
 
   // ---- operands and lanes ---------------------------------------------------------
-  logic [N*32-1:0] x_q, y_q, z_q, lanes_r;
-  logic            fire_q, wr_vec;
-  for (genvar l = 0; l < N; l++) begin : g_lane
+  logic [V*N*32-1:0] x_q, y_q, z_q, lanes_r;
+  logic              fire_q, wr_vec;
+  for (genvar l = 0; l < V * N; l++) begin : g_lane
     ftpu_vector_lane #(.AddCuts(AddCuts)) u_lane (
       .clk_i, .rst_ni, .op_i(lane_op_q), .half_i(half_q),
       .x_i(x_q[l*32 +: 32]), .y_i(y_q[l*32 +: 32]), .z_i(z_q[l*32 +: 32]),
@@ -196,6 +191,9 @@ module ftpu_vector_unit #(
   assign acc_wr_o      = wr_vec;
   assign acc_wr_addr_o = dst_row[AccAddrW-1:0];
   assign acc_wr_data_o = lanes_r;
+  for (genvar k = 0; k < V; k++) begin : g_wr_mask
+    assign acc_wr_mask_o[k] = 32'(wi_q) + 32'(k) < 32'(n_q);
+  end
   assign ub_wr_o       = mv_wr && dmem_q == MemUb;
   assign ub_wr_addr_o  = dst_row[UbAddrW-1:0];
   assign ub_wr_data_o  = mv_data;
@@ -207,11 +205,14 @@ module ftpu_vector_unit #(
 
   // Row numbers are 17 bits (ranges checked upstream); memories use fewer.
   logic unused;
-  assign unused = ^{rd_row, src_row, dst_row, y_row, z_row, slot_next};
+  assign unused = ^{rd_row, src_row, dst_row, x_row, y_row, z_row};
 
   // ---- control --------------------------------------------------------------------------
   logic last_read;  // this cycle's read is the instruction's (or block's) last
   assign last_read = ri_q == n_q - 16'd1;
+  logic last_group, last_write;  // ... of a vector op's V-vector groups
+  assign last_group = 32'(ri_q) + 32'(V) >= 32'(n_q);
+  assign last_write = 32'(wi_q) + 32'(V) >= 32'(n_q);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -230,32 +231,31 @@ module ftpu_vector_unit #(
       b_q         <= '0;
       c_q         <= '0;
       d_q         <= '0;
-      slot_q      <= '0;
       ri_q        <= '0;
       row_q       <= '0;
       blk_q       <= '0;
       wi_q        <= '0;
-      tag_vec_q   <= 1'b0;
+      tag_fix_q   <= 1'b0;
+      tag_x_q     <= 1'b0;
       tag_y_q     <= 1'b0;
       tag_z_q     <= 1'b0;
       tag_mv_q    <= 1'b0;
       tag_blk_q   <= 1'b0;
-      tag_last_q  <= 1'b0;
       tag_slot_q  <= '0;
       tag_row_q   <= '0;
       fire_q      <= 1'b0;
     end else begin
       // What this cycle's read returns next cycle.
-      tag_vec_q   <= vec_rd;
+      tag_fix_q   <= vec_rd;
+      tag_x_q     <= acc_rdx_o;
       tag_y_q     <= acc_rd2_o;
       tag_z_q     <= acc_rd3_o;
       tag_mv_q    <= state_q == StMove;
       tag_blk_q   <= state_q == StBlkRead;
-      tag_slot_q  <= state_q == StFixed ? (fix_b_q ? 2'd1 : 2'd2) : slot_q;
-      tag_last_q  <= state_q == StStream && slot_last;
+      tag_slot_q  <= fix_b_q ? 2'd1 : 2'd2;
       tag_row_q   <= row_q[RowW-1:0];
-      // The lanes take a vector the cycle after its last operand arrived.
-      fire_q      <= tag_vec_q && tag_last_q;
+      // The lanes take a group the cycle after its operands arrived.
+      fire_q      <= tag_x_q;
 
       unique case (state_q)
         StIdle: if (start_i) begin
@@ -273,7 +273,6 @@ module ftpu_vector_unit #(
           b_q         <= {1'b0, w1_i[31:16]};
           c_q         <= {1'b0, w2_i[31:16]};
           d_q         <= (op_i == OpConvert || op_i == OpCopy) ? w2_i[16:0] : {1'b0, w2_i[15:0]};
-          slot_q      <= '0;
           ri_q        <= '0;
           row_q       <= '0;
           blk_q       <= '0;
@@ -291,11 +290,8 @@ module ftpu_vector_unit #(
           if (!(fix_b_q && fix_c_q)) state_q <= StStream;
         end
         StStream: begin
-          slot_q <= slot_next;
-          if (slot_last) begin
-            ri_q <= ri_q + 16'd1;
-            if (last_read) state_q <= StDrain;
-          end
+          ri_q <= ri_q + 16'(V);
+          if (last_group) state_q <= StDrain;
         end
         StDrain: ;
         StMove: begin
@@ -322,8 +318,13 @@ module ftpu_vector_unit #(
         end
       endcase
 
-      // Writes: the lanes' results, or the moved vectors as they arrive.
-      if (wr_vec || tag_mv_q) begin
+      // Writes: the lanes' results (V vectors), or the moved vectors as
+      // they arrive.
+      if (wr_vec) begin
+        wi_q <= wi_q + 16'(V);
+        if (last_write) state_q <= StIdle;
+      end
+      if (tag_mv_q) begin
         wi_q <= wi_q + 16'd1;
         if (wi_q == n_q - 16'd1) state_q <= StIdle;
       end
@@ -332,13 +333,12 @@ module ftpu_vector_unit #(
 
   // Operand and block registers (no reset: written before they are read).
   always_ff @(posedge clk_i) begin
-    if (tag_vec_q) begin
-      unique case (tag_slot_q)
-        2'd0:    x_q <= acc_data_i;
-        2'd1:    y_q <= acc_data_i;
-        default: z_q <= acc_data_i;
-      endcase
+    // a FIXED operand: the one vector for every lane group
+    if (tag_fix_q) begin
+      if (tag_slot_q == 2'd1) y_q <= {V{acc_data_i}};
+      else                    z_q <= {V{acc_data_i}};
     end
+    if (tag_x_q) x_q <= acc_datax_i;
     if (tag_y_q) y_q <= acc_data2_i;
     if (tag_z_q) z_q <= acc_data3_i;
     if (tag_blk_q)
