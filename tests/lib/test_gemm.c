@@ -183,7 +183,8 @@ gemm_device(const struct ftpu_ref_device_config *cfg)
 	return (struct ftpu_gemm_device){.n = cfg->n,
 					 .ub = cfg->ub_vectors,
 					 .acc = cfg->acc_vectors,
-					 .wm_tiles = cfg->wm_rows / cfg->n};
+					 .wm_tiles = cfg->wm_rows / cfg->n,
+					 .link_bytes = cfg->link_bytes};
 }
 
 /* Opens the C model with cfg. */
@@ -364,9 +365,10 @@ static void test_gemm_hash(void **state)
 static void test_gemm_plan_fits(void **state)
 {
 	static const struct ftpu_gemm_device devs[] = {
-		{16, 4096, 4096, 1024},	  {4, 64, 32, 8},     {2, 7, 5, 3},
-		{8, 100, 50, 16},	  {2, 1, 1, 1},	      {4, 3, 2, 1},
-		{16, 65536, 65536, 4096}, {256, 300, 200, 2},
+		/* the link's bytes a cycle change the estimate, not the fit */
+		{16, 4096, 4096, 1024, 1},   {4, 64, 32, 8, 4},  {2, 7, 5, 3, 1},
+		{8, 100, 50, 16, 4},	     {2, 1, 1, 1, 1},	 {4, 3, 2, 1, 4},
+		{16, 65536, 65536, 4096, 4}, {256, 300, 200, 2, 1},
 	};
 	(void)state;
 	for (size_t di = 0; di < sizeof(devs) / sizeof(devs[0]); di++)
@@ -419,8 +421,8 @@ static void test_gemm_plan_fits(void **state)
 	assert_int_equal(
 		ftpu__gemm_plan(&devs[0], SIZE_MAX, SIZE_MAX / 64, 1, NULL, &p),
 		FTPU_ERR_INVALID);
-	const struct ftpu_gemm_device odd = {3, 10, 10, 10},
-				      none = {4, 0, 10, 10};
+	const struct ftpu_gemm_device odd = {3, 10, 10, 10, 1},
+				      none = {4, 0, 10, 10, 1};
 	assert_int_equal(ftpu__gemm_plan(&odd, 1, 1, 1, NULL, &p),
 			 FTPU_ERR_UNSUPPORTED);
 	assert_int_equal(ftpu__gemm_plan(&none, 1, 1, 1, NULL, &p),

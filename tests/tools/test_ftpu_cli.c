@@ -197,6 +197,8 @@ static void test_version(void **state)
 	expect("info ref", 0, "  protocol        ");
 	/* the C model's default device has the vector unit (INFO FEATURES) */
 	assert_non_null(strstr(out, "  vector unit     yes\n"));
+	/* and the simulated device's word port (INFO LINK_BYTES) */
+	assert_non_null(strstr(out, "  link            4 bytes a cycle each way\n"));
 	unsigned major, minor;
 	assert_int_equal(sscanf(strstr(out, "  protocol        "), "  protocol %u.%u", &major,
 				&minor), 2);
