@@ -310,7 +310,7 @@ static void test_rv32i_fw_protocol_1_0(void **state)
 	expect_as_ref(6, NULL, 0);     /* empty: op 0, BAD_REQUEST */
 	expect_as_ref(7, (const uint32_t[]){99, 1}, 2);
 	/* the round trip of INFO, mailbox to mailbox */
-	assert_int_equal(fw_request(0xffff, &info, 1, rsp, 64, &cycles), 26);
+	assert_int_equal(fw_request(0xffff, &info, 1, rsp, 64, &cycles), 2 + 2 * FTPU_LINK_INFO_MAX);
 	print_message("INFO round trip: %" PRIu64 " cycles\n", cycles);
 	assert_true(cycles < 20000);
 }

@@ -41,7 +41,7 @@ static unsigned expected_results(uint32_t op)
 {
 	switch (op) {
 	case FTPU_LINK_OP_INFO:
-		return 24; /* twelve key/value pairs */
+		return 2 * FTPU_LINK_INFO_MAX; /* one key/value pair per key */
 	case FTPU_LINK_OP_STATUS:
 		return FTPU_LINK_STATUS_COUNT;
 	case FTPU_LINK_OP_READ_COUNTERS:

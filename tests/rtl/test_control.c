@@ -427,9 +427,9 @@ static void test_control_registers_match_responses(void **state)
 	uint64_t ev[9] = {0};
 
 	op = FTPU_LINK_OP_INFO;
-	assert_int_equal(transact(c, 50, &op, 1, rsp), 26);
+	assert_int_equal(transact(c, 50, &op, 1, rsp), 2 + 2 * FTPU_LINK_INFO_MAX);
 	assert_int_equal(reg_read(c, 0x00), FTPU_LINK_SYNC);
-	for (unsigned i = 0; i < 12; i++) { /* INFO key k at address k */
+	for (unsigned i = 0; i < FTPU_LINK_INFO_MAX; i++) { /* INFO key k at address k */
 		assert_int_equal(rsp[2 + 2 * i], i + 1);
 		assert_int_equal(reg_read(c, (uint8_t)(i + 1)), rsp[3 + 2 * i]);
 	}
