@@ -473,32 +473,38 @@ int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
 	return FTPU_OK;
 }
 
+/* Logits of n rows on the device, a trainer batch at a time; x: floats, or
+ * bytes for a pixel-input trainer. */
+static int device_logits(const struct mlp *m, struct mlp_backend *be, const void *x,
+			 size_t n, float *logits)
+{
+	const size_t in_bytes = be->pixel_input ? 1 : sizeof(float);
+	for (size_t at = 0; at < n; at += be->train_batch) {
+		size_t k = n - at < be->train_batch ? n - at : be->train_batch;
+		const void *xa = (const char *)x + at * m->in * in_bytes;
+		struct ftpu_train_stats st;
+		int ret = be->pixel_input
+				  ? ftpu_train_logits_u8(be->trainer, xa, k, logits + at * m->out)
+				  : ftpu_train_logits(be->trainer, xa, k, logits + at * m->out);
+		if (ret)
+			return device_fail(be, ret, "logits");
+		ftpu_train_stats(be->trainer, &st);
+		add_train_stats(be, &st);
+	}
+	return FTPU_OK;
+}
+
 int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 	       size_t n, float *logits)
 {
+	if (be->trainer && be->pixel_input)
+		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+			    "the device takes pixels: mlp_predict_px");
+	if (be->trainer)
+		return device_logits(m, be, x, n, logits);
 	float *z1 = malloc(n * m->hid * sizeof(float));
 	float *h = malloc(n * m->hid * sizeof(float));
 	int ret;
-
-	if (be->trainer && be->pixel_input) {
-		free(z1), free(h);
-		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
-			    "the device takes pixels: mlp_predict_px");
-	}
-	if (be->trainer) {
-		free(z1), free(h);
-		for (size_t at = 0; at < n; at += be->train_batch) {
-			size_t k = n - at < be->train_batch ? n - at : be->train_batch;
-			struct ftpu_train_stats st;
-			ret = ftpu_train_logits(be->trainer, x + at * m->in, k,
-						logits + at * m->out);
-			if (ret)
-				return device_fail(be, ret, "logits");
-			ftpu_train_stats(be->trainer, &st);
-			add_train_stats(be, &st);
-		}
-		return FTPU_OK;
-	}
 	if (!z1 || !h)
 		ret = fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
 			   "out of memory for %zu rows", n);
@@ -781,18 +787,7 @@ int mlp_predict_px(const struct mlp *m, struct mlp_backend *be, const uint8_t *p
 	float *z = malloc(n * m->out * sizeof(float));
 	if (!z)
 		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory for %zu rows", n);
-	int ret = FTPU_OK;
-	for (size_t at = 0; at < n && !ret; at += be->train_batch) {
-		size_t k = n - at < be->train_batch ? n - at : be->train_batch;
-		struct ftpu_train_stats st;
-		ret = ftpu_train_logits_u8(be->trainer, px + at * m->in, k, z + at * m->out);
-		if (ret) {
-			ret = device_fail(be, ret, "logits");
-			break;
-		}
-		ftpu_train_stats(be->trainer, &st);
-		add_train_stats(be, &st);
-	}
+	int ret = device_logits(m, be, px, n, z);
 	if (!ret)
 		argmax_rows(z, n, m->out, pred);
 	free(z);
