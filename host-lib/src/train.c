@@ -88,7 +88,10 @@ struct ftpu_trainer {
 	size_t flat;         /* ftpu_train_size() */
 
 	struct words fwd, bwd, refresh;
-	size_t fwd_x_at, fwd_x_stride; /* X's inline data: chunk kc at at + kc * stride */
+	/* X's inline data: piece j (batch rows [j * x_piece, + x_piece)) of input
+	 * chunk kc at fwd.w + x_at[kc * x_pieces + j] (SIZE_MAX: no rows) */
+	size_t *x_at;
+	uint32_t x_pieces, x_piece;
 	size_t bwd_dz_at, bwd_alpha_at;
 	uint32_t *data;      /* DATA words: the logits */
 	size_t data_words;
@@ -191,23 +194,38 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 	const uint32_t N = t->N, Bp = t->Bp;
 	const size_t nl = t->cfg.n_layers;
 
-	/* X, chunk by chunk of N inputs, each followed by the first layer's
-	 * matmuls on it: the array works on chunk kc while chunk kc + 1 comes
-	 * in (the link and the array overlap; the sums go in the same order). */
+	/* X in pieces of batch rows, chunk kc + 1's spread over the first
+	 * layer's matmuls on chunk kc: the decoder takes a piece while the
+	 * array streams a matmul (the next one dispatches only as this one's
+	 * last vector issues), so the link and the array overlap; the sums go
+	 * in the same order. */
 	const struct layer *first = &t->L[0];
 	const bool u8 = t->cfg.input == FTPU_TRAIN_INPUT_U8;
-	const size_t x_words = (size_t)Bp * (u8 ? (N + 3) / 4 : N / 2);
-	t->fwd_x_stride = FTPU_ISA_WORDS + x_words + 2 * FTPU_ISA_WORDS * first->oc;
-	for (uint32_t kc = 0; kc < first->kc; kc++) {
-		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB | (u8 ? FTPU_HOST_READ_U8 : 0), Bp,
-		     first->ub_in + kc * Bp, 0);
-		size_t at = emit_data(p, x_words);
-		if (kc == 0)
-			t->fwd_x_at = at;
-		for (uint32_t oc = 0; oc < first->oc; oc++)
-			tile_matmul(p, first->wm_fwd + (kc * first->oc + oc) * N, kc == 0, Bp,
-				    first->ub_in + kc * Bp, first->z + oc * Bp);
+	const uint32_t pieces = first->oc, piece = (Bp + pieces - 1) / pieces;
+	free(t->x_at);
+	t->x_at = malloc((size_t)first->kc * pieces * sizeof(*t->x_at));
+	if (!t->x_at) {
+		p->oom = true;
+		return;
 	}
+	t->x_pieces = pieces, t->x_piece = piece;
+	for (uint32_t kc = 0; kc <= first->kc; kc++)
+		for (uint32_t oc = 0; oc < first->oc; oc++) {
+			if (kc > 0)
+				tile_matmul(p, first->wm_fwd + ((kc - 1) * first->oc + oc) * N, kc == 1,
+					    Bp, first->ub_in + (kc - 1) * Bp, first->z + oc * Bp);
+			if (kc == first->kc)
+				continue;
+			const uint32_t v0 = oc * piece;
+			const uint32_t n = v0 < Bp ? (Bp - v0 < piece ? Bp - v0 : piece) : 0;
+			size_t *at = &t->x_at[kc * pieces + oc];
+			*at = SIZE_MAX;
+			if (!n)
+				continue;
+			emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB | (u8 ? FTPU_HOST_READ_U8 : 0), n,
+			     first->ub_in + kc * Bp + v0, 0);
+			*at = emit_data(p, (size_t)n * (u8 ? (N + 3) / 4 : N / 2));
+		}
 	for (size_t l = 0; l < nl; l++) {
 		const struct layer *y = &t->L[l];
 		for (uint32_t kc = 0; l > 0 && kc < y->kc; kc++)
@@ -304,6 +322,70 @@ static void emit_sgd(ftpu_trainer *t, struct words *p, uint32_t o, uint32_t n)
 	vop(p, FTPU_OP_VADD, 0, n, w, m, 0, w);
 }
 
+/* The optimizer's update of parameter vectors [o, o + n), in pieces its
+ * temporaries hold. */
+static void emit_update(ftpu_trainer *t, struct words *p, uint32_t o, uint32_t n)
+{
+	while (n) {
+		uint32_t k = n < t->chunk ? n : t->chunk;
+		if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM)
+			emit_adam(t, p, o, k);
+		else
+			emit_sgd(t, p, o, k);
+		o += k, n -= k;
+	}
+}
+
+/* W's update runs on the vector unit while the array computes the next
+ * rows of dW^T (ftpu_core_hazards lets a vector op run beside MATMULs off
+ * its rows): rows of at least this many vectors go together, so the
+ * unit's fixed cost per instruction stays small. */
+#define UPDATE_GROUP_VECTORS 256
+
+/* Copies u's instructions from *at up to instruction number until. */
+static void splice(struct words *p, const struct words *u, size_t *at, size_t until)
+{
+	size_t end = until * FTPU_ISA_WORDS < u->n ? until * FTPU_ISA_WORDS : u->n;
+	if (u->oom)
+		p->oom = true;
+	if (*at < end) {
+		emit_words(p, u->w + *at, end - *at);
+		*at = end;
+	}
+}
+
+/* dW^T = dZ^T A for layer y, input chunk kc's D outputs summed over batch
+ * chunks, with W's update in groups: a group's update is spread over the
+ * next group's matmuls (from its quarter on, so the array has work queued
+ * when the update first waits for the rows it reads), the last one after. */
+static void emit_weight_gradient(ftpu_trainer *t, struct words *p, const struct layer *y)
+{
+	const uint32_t N = t->N, rows = y->oc * N;
+	const uint32_t group = (UPDATE_GROUP_VECTORS + rows - 1) / rows;
+	struct words u = {0};
+	size_t at = 0;
+	for (uint32_t k0 = 0; k0 < y->kc; k0 += group) {
+		const uint32_t kn = y->kc - k0 < group ? y->kc - k0 : group;
+		const size_t total = (size_t)kn * t->bc, skip = total / 4;
+		const size_t ops = u.n / FTPU_ISA_WORDS;
+		size_t i = 0;
+		for (uint32_t kc = k0; kc < k0 + kn; kc++)
+			for (uint32_t bc = 0; bc < t->bc; bc++) {
+				tile_matmul(p, y->wm_act + (kc * t->bc + bc) * N, bc == 0, rows,
+					    t->ub_dzt + bc * rows, t->acc_g + y->pw + kc * rows);
+				i++;
+				if (i > skip)
+					splice(p, &u, &at, (ops * (i - skip) + total - skip - 1) /
+							       (total - skip));
+			}
+		splice(p, &u, &at, ops);
+		u.n = 0, at = 0;
+		emit_update(t, &u, y->pw + k0 * rows, kn * rows);
+	}
+	splice(p, &u, &at, u.n / FTPU_ISA_WORDS);
+	free(u.w);
+}
+
 static void emit_backward(ftpu_trainer *t, struct words *p)
 {
 	const uint32_t N = t->N, Bp = t->Bp;
@@ -338,11 +420,8 @@ static void emit_backward(ftpu_trainer *t, struct words *p)
 		/* db (consumes dZ) */
 		for (uint32_t oc = 0; oc < y->oc; oc++)
 			emit_tree_sum(t, p, y->dz + oc * Bp, t->acc_g + y->pb + oc);
-		/* dW^T = dZ^T A: input chunk kc's D outputs, summed over batch chunks */
-		for (uint32_t kc = 0; kc < y->kc; kc++)
-			for (uint32_t bc = 0; bc < t->bc; bc++)
-				tile_matmul(p, y->wm_act + (kc * t->bc + bc) * N, bc == 0, y->oc * N,
-					    t->ub_dzt + bc * y->oc * N, t->acc_g + y->pw + kc * y->oc * N);
+		/* dW^T and W's update */
+		emit_weight_gradient(t, p, y);
 		if (l == 0)
 			break;
 		/* dA = dZ W^T into the layer below's dZ, then its ReLU' */
@@ -355,13 +434,8 @@ static void emit_backward(ftpu_trainer *t, struct words *p)
 		    x->dz);
 	}
 
-	for (uint32_t o = 0; o < t->pn; o += t->chunk) {
-		uint32_t n = t->pn - o < t->chunk ? t->pn - o : t->chunk;
-		if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM)
-			emit_adam(t, p, o, n);
-		else
-			emit_sgd(t, p, o, n);
-	}
+	for (size_t l = 0; l < nl; l++)
+		emit_update(t, p, t->L[l].pb, t->L[l].oc);
 	emit_weight_tiles(t, p);
 }
 
@@ -543,12 +617,13 @@ static void end_stats(ftpu_trainer *t)
 					 : 0.0;
 }
 
-/* Columns [chunk * N, + N) of the rows x cols matrix m as Bp bf16 vectors
- * (inline data at w), +0 beyond its rows and columns. */
+/* Columns [chunk * N, + N) of rows [b0, b0 + nb) of the rows x cols
+ * matrix m as nb bf16 vectors (inline data at w), +0 beyond its rows and
+ * columns. */
 static void pack_chunk(const ftpu_trainer *t, uint32_t *w, const float *m, size_t rows,
-		       size_t cols, uint32_t chunk)
+		       size_t cols, uint32_t chunk, uint32_t b0, uint32_t nb)
 {
-	for (uint32_t b = 0; b < t->Bp; b++)
+	for (uint32_t b = b0; b < b0 + nb; b++)
 		for (uint32_t c = 0; c < t->N; c += 2) {
 			size_t j = (size_t)chunk * t->N + c;
 			uint32_t lo = 0, hi = 0;
@@ -563,9 +638,9 @@ static void pack_chunk(const ftpu_trainer *t, uint32_t *w, const float *m, size_
 /* The same for bytes (HOST_READ U8): ceil(N / 4) words a vector, 0 beyond
  * m's rows and columns. */
 static void pack_chunk_u8(const ftpu_trainer *t, uint32_t *w, const uint8_t *m, size_t rows,
-			  size_t cols, uint32_t chunk)
+			  size_t cols, uint32_t chunk, uint32_t b0, uint32_t nb)
 {
-	for (uint32_t b = 0; b < t->Bp; b++)
+	for (uint32_t b = b0; b < b0 + nb; b++)
 		for (uint32_t c = 0; c < t->N; c += 4) {
 			uint32_t word = 0;
 			for (uint32_t k = 0; k < 4 && c + k < t->N; k++) {
@@ -580,13 +655,18 @@ static void pack_chunk_u8(const ftpu_trainer *t, uint32_t *w, const uint8_t *m, 
 /* x: fp32 or (a U8 trainer) bytes. */
 static int forward(ftpu_trainer *t, const void *x, size_t rows)
 {
-	for (uint32_t kc = 0; kc < t->L[0].kc; kc++) {
-		uint32_t *at = t->fwd.w + t->fwd_x_at + kc * t->fwd_x_stride;
-		if (t->cfg.input == FTPU_TRAIN_INPUT_U8)
-			pack_chunk_u8(t, at, x, rows, t->widths[0], kc);
-		else
-			pack_chunk(t, at, x, rows, t->widths[0], kc);
-	}
+	for (uint32_t kc = 0; kc < t->L[0].kc; kc++)
+		for (uint32_t j = 0; j < t->x_pieces; j++) {
+			const size_t off = t->x_at[kc * t->x_pieces + j];
+			const uint32_t b0 = j * t->x_piece;
+			if (off == SIZE_MAX)
+				continue;
+			const uint32_t nb = t->Bp - b0 < t->x_piece ? t->Bp - b0 : t->x_piece;
+			if (t->cfg.input == FTPU_TRAIN_INPUT_U8)
+				pack_chunk_u8(t, t->fwd.w + off, x, rows, t->widths[0], kc, b0, nb);
+			else
+				pack_chunk(t, t->fwd.w + off, x, rows, t->widths[0], kc, b0, nb);
+		}
 	return run(t, t->fwd.w, t->fwd.n, t->data, t->data_words);
 }
 
@@ -682,8 +762,8 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 		d += out;
 	}
 	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
-		pack_chunk(t, t->bwd.w + t->bwd_dz_at + (size_t)oc * Bp * N / 2, t->dz, rows, out,
-			   oc);
+		pack_chunk(t, t->bwd.w + t->bwd_dz_at + (size_t)oc * Bp * N / 2, t->dz, rows, out, oc, 0,
+			   Bp);
 	if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
 		/* Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t), in double */
 		const struct ftpu_train_config *c = &t->cfg;
@@ -857,7 +937,7 @@ void ftpu_train_destroy(ftpu_trainer *t)
 {
 	if (!t)
 		return;
-	free(t->fwd.w), free(t->bwd.w), free(t->refresh.w);
+	free(t->fwd.w), free(t->bwd.w), free(t->refresh.w), free(t->x_at);
 	free(t->data), free(t->dz);
 	free(t);
 }

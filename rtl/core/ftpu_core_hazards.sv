@@ -12,8 +12,13 @@
 // ACC writes in order. The activation and output units show their own
 // ranges while busy. A HOST_READ into WM waits while the matrix unit is
 // loading tiles, into BIAS while ACTIVATE runs; SYNC waits for every unit.
-// The vector unit runs alone: its instructions wait for every unit, and
-// every instruction waits while it runs.
+// The vector unit: a vector op (VADD..VSEED, ACC only, on ports of its
+// own) runs beside the matrix unit: it dispatches when no running MATMUL
+// writes an ACC row it reads or writes, and while it runs LOAD_WEIGHTS and
+// MATMULs that keep off its rows dispatch (the training step's optimizer
+// overlaps the next gradient's matmuls: docs/vector.md). It waits for the
+// other units and they for it. CONVERT and COPY run alone: they wait for
+// every unit, and every instruction waits while they run.
 module ftpu_core_hazards #(
   parameter int  InFlight = ftpu_pkg::DEFAULT_InFlight,
   localparam int SbDepth  = InFlight + 2,
@@ -27,7 +32,11 @@ module ftpu_core_hazards #(
   input  logic [15:0] n_i,
   input  logic [16:0] a_i,
   input  logic [16:0] b_i,
+  input  logic [7:0]  flags_i,
+  input  logic [31:0] w1_i,          // a vector op's rows: x | y << 16
+  input  logic [31:0] w2_i,          //                     d | z << 16
   input  logic        matmul_go_i,   // a MATMUL dispatches: push its entry
+  input  logic        vu_go_i,       // a vector unit instruction dispatches
   output logic        wait_o,
   // what runs
   input  logic        mu_busy_i,
@@ -39,7 +48,7 @@ module ftpu_core_hazards #(
   input  logic        ou_acc_i,      // the output unit reads ACC (else UB)
   input  logic [17:0] ou_lo_i, ou_hi_i,
   input  logic        ev_busy_i,
-  input  logic        vu_busy_i,     // the vector unit runs (alone: docs/vector.md)
+  input  logic        vu_busy_i,     // the vector unit runs
   output logic        units_idle_o   // every unit idle, no MATMUL to write back
 );
   localparam logic [7:0] OpHostRead  = ftpu_pkg::OP_HOST_READ;
@@ -49,6 +58,9 @@ module ftpu_core_hazards #(
   localparam logic [7:0] OpHostWrite = ftpu_pkg::OP_HOST_WRITE;
   localparam logic [1:0] MemUb = ftpu_pkg::MEM_UB, MemWm = ftpu_pkg::MEM_WM;
   localparam logic [1:0] MemAcc = ftpu_pkg::MEM_ACC;
+  localparam logic [7:0] OpVadd = ftpu_pkg::OP_VADD, OpVseed = ftpu_pkg::OP_VSEED;
+  localparam logic [7:0] OpVmac = ftpu_pkg::OP_VMAC, OpVsel = ftpu_pkg::OP_VSEL;
+  localparam logic [7:0] BFixed = ftpu_pkg::VECTOR_B_FIXED, CFixed = ftpu_pkg::VECTOR_C_FIXED;
 
   // [alo, ahi) and [blo, bhi) intersect
   function automatic logic ov(input logic [17:0] alo, input logic [17:0] ahi,
@@ -65,6 +77,21 @@ module ftpu_core_hazards #(
   assign u_lo = 18'(b_i[15:0]);
   assign u_hi = 18'(b_i[15:0]) + 18'(n_i);
 
+  // A vector op's ACC rows: x, y, z (VMAC, VSEL) and d; a FIXED operand is
+  // one row. An operand it does not read is an empty range.
+  logic        vec_op, uses_z;
+  logic [17:0] x_lo, x_hi, y_lo, y_hi, z_lo, z_hi, d_lo, d_hi;
+  assign vec_op = op_i >= OpVadd && op_i <= OpVseed;
+  assign uses_z = op_i == OpVmac || op_i == OpVsel;
+  assign x_lo = 18'(w1_i[15:0]);
+  assign x_hi = x_lo + 18'(n_i);
+  assign y_lo = 18'(w1_i[31:16]);
+  assign y_hi = y_lo + ((flags_i & BFixed) != '0 ? 18'd1 : 18'(n_i));
+  assign z_lo = 18'(w2_i[31:16]);
+  assign z_hi = !uses_z ? z_lo : z_lo + ((flags_i & CFixed) != '0 ? 18'd1 : 18'(n_i));
+  assign d_lo = 18'(w2_i[15:0]);
+  assign d_hi = d_lo + 18'(n_i);
+
   // ---- the scoreboard ------------------------------------------------------------
   logic [SbDepth-1:0] valid_q;
   logic [17:0]        ub_lo_q [SbDepth];
@@ -78,18 +105,49 @@ module ftpu_core_hazards #(
   assign empty = valid_q == '0;
 
   // Does a running MATMUL touch the instruction's UB / ACC rows?
-  logic sb_ub_a, sb_acc_a, sb_ub_u;
+  logic sb_ub_a, sb_acc_a, sb_ub_u, sb_vec;
   always_comb begin
     sb_ub_a  = 1'b0;
     sb_acc_a = 1'b0;
     sb_ub_u  = 1'b0;
+    sb_vec   = 1'b0;
     for (int e = 0; e < SbDepth; e++) begin
       if (valid_q[e]) begin
         if (ov(ub_lo_q[e], ub_hi_q[e], a_lo, a_hi))   sb_ub_a  = 1'b1;
         if (ov(acc_lo_q[e], acc_hi_q[e], a_lo, a_hi)) sb_acc_a = 1'b1;
         if (ov(ub_lo_q[e], ub_hi_q[e], u_lo, u_hi))   sb_ub_u  = 1'b1;
+        if (ov(acc_lo_q[e], acc_hi_q[e], x_lo, x_hi) || ov(acc_lo_q[e], acc_hi_q[e], y_lo, y_hi) ||
+            ov(acc_lo_q[e], acc_hi_q[e], z_lo, z_hi) || ov(acc_lo_q[e], acc_hi_q[e], d_lo, d_hi))
+          sb_vec = 1'b1;
       end
     end
+  end
+
+  // ---- the running vector op's rows ------------------------------------------------
+  logic        vu_vec_q;  // the vector unit runs a vector op (else CONVERT/COPY)
+  logic [17:0] vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q, vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      vu_vec_q <= 1'b0;
+      {vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q, vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q} <= '0;
+    end else if (vu_go_i) begin
+      vu_vec_q <= vec_op;
+      {vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q} <= {x_lo, x_hi, y_lo, y_hi};
+      {vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q} <= {z_lo, z_hi, d_lo, d_hi};
+    end
+  end
+  // May the instruction run beside the vector unit? LOAD_WEIGHTS (WM) and
+  // a MATMUL off the vector op's ACC rows (its UB and WM are not touched).
+  logic vu_beside;
+  always_comb begin
+    unique case (op_i)
+      OpLoad:   vu_beside = vu_vec_q;
+      OpMatmul: vu_beside = vu_vec_q && !ov(vx_lo_q, vx_hi_q, b_lo, b_hi) &&
+                            !ov(vy_lo_q, vy_hi_q, b_lo, b_hi) &&
+                            !ov(vz_lo_q, vz_hi_q, b_lo, b_hi) &&
+                            !ov(vd_lo_q, vd_hi_q, b_lo, b_hi);
+      default:  vu_beside = 1'b0;
+    endcase
   end
 
   function automatic logic [SbW-1:0] next(input logic [SbW-1:0] i);
@@ -139,12 +197,13 @@ module ftpu_core_hazards #(
   assign ou_b      = ou_busy_i && ov(ou_lo_i, ou_hi_i, b_lo, b_hi);
   assign ou_u      = ou_busy_i && ov(ou_lo_i, ou_hi_i, u_lo, u_hi);
 
-  // The vector unit owns the memories while it runs: every instruction
-  // waits for it, and it waits for every unit (as SYNC does, the default).
+  // While the vector unit runs, only what may run beside it dispatches.
   logic wait_op;
-  assign wait_o = vu_busy_i || wait_op;
+  assign wait_o = (vu_busy_i && !vu_beside) || wait_op;
   always_comb begin
-    unique case (op_i)
+    if (vec_op)  // beside running MATMULs off its rows, after the other units
+      wait_op = vu_busy_i || act_busy_i || ou_busy_i || ev_busy_i || sb_vec;
+    else unique case (op_i)
       OpHostRead: begin
         unique case (mem_i)
           MemUb:   wait_op = sb_ub_a || act_ub_a || (ou_a && !ou_acc_i);
@@ -160,7 +219,7 @@ module ftpu_core_hazards #(
       OpActivate:  wait_op = act_busy_i || sb_acc_a || sb_ub_u || (ou_u && !ou_acc_i);
       OpHostWrite: wait_op = ou_busy_i || ev_busy_i ||
                             ((mem_i == MemAcc) ? sb_acc_a : act_ub_a);
-      default:     wait_op = !units_idle_o;  // SYNC, the vector unit's
+      default:     wait_op = !units_idle_o;  // SYNC, CONVERT, COPY
     endcase
   end
 

@@ -10,8 +10,10 @@
 // skips a cycle (hold) for a unit that waited in the previous one, so
 // ACTIVATE and HOST_WRITE progress while long MATMULs run (at most every
 // other cycle; HOST_WRITE needs one read per N/2 or N link words).
-// The vector unit runs while every other unit is idle (ftpu_core_hazards),
-// so its ports simply join the muxes; the assertions below check that.
+// The vector unit's CONVERT and COPY run while every other unit is idle
+// (ftpu_core_hazards), so their ports simply join the muxes; its vector
+// ops use ACC ports of their own (three wide reads, one wide write) and
+// run beside MATMULs on other rows. The assertions below check that.
 module ftpu_core_memories #(
   parameter int  N           = ftpu_pkg::DEFAULT_N,
   parameter int  UbVectors   = ftpu_pkg::DEFAULT_UbVectors,
@@ -53,7 +55,7 @@ module ftpu_core_memories #(
   input  logic             ou_acc_i,      // reads ACC (else UB)
   output logic             ou_gnt_o,
   input  logic [OuAw-1:0]  ou_addr_i,
-  // the vector unit (alone)
+  // the vector unit (port 1 and UB/WM: CONVERT/COPY, alone)
   input  logic             vu_acc_rd_i,
   input  logic [AccAw-1:0] vu_acc_rd_addr_i,
   input  logic             vu_acc_rdx_i,       // its streamed operands, V rows
@@ -219,5 +221,18 @@ module ftpu_core_memories #(
   `FTPU_ASSERT_ONEHOT0(a_wm_rd_grant, clk_i, rst_ni, {mu_wm_rd_i, vu_wm_rd_i})
   `FTPU_ASSERT_ONEHOT0(a_ub_wr_grant, clk_i, rst_ni, {act_ub_wr_i, vu_ub_wr_i, vec_ub})
   `FTPU_ASSERT_ONEHOT0(a_wm_wr_grant, clk_i, rst_ni, {vu_wm_wr_i, vec_wm})
-  `FTPU_ASSERT_ONEHOT0(a_acc_wr_grant, clk_i, rst_ni, {mu_acc_wr_i, vu_acc_wr_i, vec_acc})
+  `FTPU_ASSERT_ONEHOT0(a_acc_wr_grant, clk_i, rst_ni, {mu_acc_wr_i, vec_acc})
+  `FTPU_ASSERT(a_acc_wr_vu, clk_i, rst_ni, !(vu_acc_wr_i && vec_acc))
+  // The matrix unit and a vector op write ACC in one cycle only on other rows.
+`ifndef SYNTHESIS
+  logic mu_on_vu_row;
+  always_comb begin
+    mu_on_vu_row = 1'b0;
+    for (int k = 0; k < V; k++)
+      if (vu_acc_wr_i && vu_acc_wr_mask_i[k] &&
+          32'(mu_acc_wr_addr_i) == 32'(vu_acc_wr_addr_i) + k)
+        mu_on_vu_row = 1'b1;
+  end
+  `FTPU_ASSERT(a_acc_wr_apart, clk_i, rst_ni, !(mu_acc_wr_i && mu_on_vu_row))
+`endif
 endmodule

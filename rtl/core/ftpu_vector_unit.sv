@@ -9,12 +9,14 @@
 //   COPY         UB/WM[src+i] -> UB/WM[dst+i], TRANSPOSE as CONVERT
 //
 // The instruction is checked upstream (ftpu_core_check: ranges apart or
-// equal) and dispatched only while every other unit is idle; nothing else
-// dispatches while this one is busy (ftpu_core_hazards), so the memory
-// ports it uses are its own. Each source is read before the destination
-// row of the same index is written, which is what "apart or equal" needs.
+// equal). A vector op uses only its own ACC ports (the three wide read
+// ports and the wide write), so it runs beside MATMULs whose ACC rows it
+// does not touch (ftpu_core_hazards); CONVERT and COPY share the narrow
+// ports and run alone. Each source is read before the destination row of
+// the same index is written, which is what "apart or equal" needs.
 //
-// Timing. Vector ops: a FIXED operand is read once first (port 1); then
+// Timing. Vector ops: the FIXED operands are read once first, in one
+// cycle, on the y and z ports (the first of their V rows is kept); then
 // the streamed operands of V vectors (ftpu_pkg::VECTOR_WIDTH) are read
 // together, each on its own V-vector ACC port (x; y unless B_FIXED; z for
 // VMAC and VSEL unless C_FIXED), V vectors per cycle. Read data arrive the
@@ -41,9 +43,9 @@ module ftpu_vector_unit #(
   input  logic [31:0]         w1_i,
   input  logic [31:0]         w2_i,
   output logic                busy_o,
-  // ACC (data the cycle after a read): port 1 a vector (FIXED operands,
-  // CONVERT); the streamed operands and the results V vectors from the
-  // row given on, vector k at [k*N*32 +: N*32]
+  // ACC (data the cycle after a read): port 1 a vector (CONVERT); the
+  // operands and the results V vectors from the row given on, vector k at
+  // [k*N*32 +: N*32]
   output logic                acc_rd_o,
   output logic [AccAddrW-1:0] acc_rd_addr_o,
   input  logic [N*32-1:0]     acc_data_i,
@@ -90,7 +92,7 @@ module ftpu_vector_unit #(
 
   typedef enum logic [3:0] {
     StIdle,
-    StFixed,   // vector op: reading the FIXED operands
+    StFixed,   // vector op: reading the FIXED operands (one cycle)
     StStream,  // vector op: reading the streamed operands
     StDrain,   // vector op: the last vectors in the lanes
     StMove,    // CONVERT/COPY: one read per cycle, written as data arrive
@@ -104,7 +106,7 @@ module ftpu_vector_unit #(
   // ---- the instruction ---------------------------------------------------------
   logic [2:0]  lane_op_q;
   logic        half_q, cstream_q, bstream_q;
-  logic        fix_b_q, fix_c_q;   // FIXED reads still to do
+  logic        fix_b_q, fix_c_q;   // FIXED operands y, z
   logic        convert_q;
   logic [1:0]  smem_q, dmem_q;
   logic [15:0] n_q;
@@ -114,9 +116,8 @@ module ftpu_vector_unit #(
   logic [15:0] ri_q;     // next vector (or row) to read
   logic [RowW:0] row_q;  // transposed: row in block / column being written
   logic [15:0] blk_q;    // transposed: first vector of the block
-  // what a read issued last cycle returns: operand, moved vector, block row
-  logic        tag_fix_q, tag_mv_q, tag_blk_q;
-  logic [1:0]  tag_slot_q;  // a FIXED read: 1 y, 2 z
+  // what a read issued last cycle returns: FIXED y / z, moved vector, block row
+  logic        tag_fb_q, tag_fc_q, tag_mv_q, tag_blk_q;
   logic [RowW-1:0] tag_row_q;
   // write side
   logic [15:0] wi_q;     // next vector to write
@@ -125,31 +126,28 @@ module ftpu_vector_unit #(
   assign start_uses_c = op_i == OpVmac || op_i == OpVsel;
 
   // The streamed operands of V vectors are read in the same cycle, each
-  // on its own wide port.
+  // on its own wide port; the FIXED ones before them on the y and z ports
+  // (ri_q is 0 then, so the rows are b and c).
   logic [16:0] x_row, y_row, z_row;
   assign x_row = a_q + 17'(ri_q);
   assign y_row = b_q + 17'(ri_q);
   assign z_row = c_q + 17'(ri_q);
   assign acc_rdx_o      = state_q == StStream;
   assign acc_rdx_addr_o = x_row[AccAddrW-1:0];
-  assign acc_rd2_o      = state_q == StStream && bstream_q;
+  assign acc_rd2_o      = (state_q == StStream && bstream_q) || (state_q == StFixed && fix_b_q);
   assign acc_rd2_addr_o = y_row[AccAddrW-1:0];
-  assign acc_rd3_o      = state_q == StStream && cstream_q;
+  assign acc_rd3_o      = (state_q == StStream && cstream_q) || (state_q == StFixed && fix_c_q);
   assign acc_rd3_addr_o = z_row[AccAddrW-1:0];
-  logic tag_x_q, tag_y_q, tag_z_q;  // the wide ports read last cycle
-
-  logic [16:0] rd_row;  // a FIXED operand's row
-  assign rd_row = fix_b_q ? b_q : c_q;
+  logic tag_x_q, tag_y_q, tag_z_q;  // the wide ports read streamed operands last cycle
 
   // ---- reads ------------------------------------------------------------------------
-  logic vec_rd, move_rd;
-  assign vec_rd  = state_q == StFixed;
+  logic move_rd;
   assign move_rd = state_q == StMove || state_q == StBlkRead;
 
   logic [16:0] src_row;
   assign src_row = a_q + 17'(ri_q);
-  assign acc_rd_o      = vec_rd || (move_rd && convert_q);
-  assign acc_rd_addr_o = vec_rd ? rd_row[AccAddrW-1:0] : src_row[AccAddrW-1:0];
+  assign acc_rd_o      = move_rd && convert_q;
+  assign acc_rd_addr_o = src_row[AccAddrW-1:0];
   assign ub_rd_o       = move_rd && !convert_q && smem_q == MemUb;
   assign ub_rd_addr_o  = src_row[UbAddrW-1:0];
   assign wm_rd_o       = move_rd && !convert_q && smem_q == MemWm;
@@ -205,7 +203,7 @@ module ftpu_vector_unit #(
 
   // Row numbers are 17 bits (ranges checked upstream); memories use fewer.
   logic unused;
-  assign unused = ^{rd_row, src_row, dst_row, x_row, y_row, z_row};
+  assign unused = ^{src_row, dst_row, x_row, y_row, z_row};
 
   // ---- control --------------------------------------------------------------------------
   logic last_read;  // this cycle's read is the instruction's (or block's) last
@@ -235,24 +233,24 @@ module ftpu_vector_unit #(
       row_q       <= '0;
       blk_q       <= '0;
       wi_q        <= '0;
-      tag_fix_q   <= 1'b0;
+      tag_fb_q    <= 1'b0;
+      tag_fc_q    <= 1'b0;
       tag_x_q     <= 1'b0;
       tag_y_q     <= 1'b0;
       tag_z_q     <= 1'b0;
       tag_mv_q    <= 1'b0;
       tag_blk_q   <= 1'b0;
-      tag_slot_q  <= '0;
       tag_row_q   <= '0;
       fire_q      <= 1'b0;
     end else begin
       // What this cycle's read returns next cycle.
-      tag_fix_q   <= vec_rd;
+      tag_fb_q    <= state_q == StFixed && fix_b_q;
+      tag_fc_q    <= state_q == StFixed && fix_c_q;
       tag_x_q     <= acc_rdx_o;
-      tag_y_q     <= acc_rd2_o;
-      tag_z_q     <= acc_rd3_o;
+      tag_y_q     <= state_q == StStream && bstream_q;
+      tag_z_q     <= state_q == StStream && cstream_q;
       tag_mv_q    <= state_q == StMove;
       tag_blk_q   <= state_q == StBlkRead;
-      tag_slot_q  <= fix_b_q ? 2'd1 : 2'd2;
       tag_row_q   <= row_q[RowW-1:0];
       // The lanes take a group the cycle after its operands arrived.
       fire_q      <= tag_x_q;
@@ -284,11 +282,7 @@ module ftpu_vector_unit #(
             state_q <= ((flags_i & BFixed) != '0 || (start_uses_c && (flags_i & CFixed) != '0)) ?
                        StFixed : StStream;
         end
-        StFixed: begin
-          if (fix_b_q) fix_b_q <= 1'b0;
-          else         fix_c_q <= 1'b0;
-          if (!(fix_b_q && fix_c_q)) state_q <= StStream;
-        end
+        StFixed: state_q <= StStream;
         StStream: begin
           ri_q <= ri_q + 16'(V);
           if (last_group) state_q <= StDrain;
@@ -333,11 +327,9 @@ module ftpu_vector_unit #(
 
   // Operand and block registers (no reset: written before they are read).
   always_ff @(posedge clk_i) begin
-    // a FIXED operand: the one vector for every lane group
-    if (tag_fix_q) begin
-      if (tag_slot_q == 2'd1) y_q <= {V{acc_data_i}};
-      else                    z_q <= {V{acc_data_i}};
-    end
+    // a FIXED operand: its one vector for every lane group
+    if (tag_fb_q) y_q <= {V{acc_data2_i[N*32-1:0]}};
+    if (tag_fc_q) z_q <= {V{acc_data3_i[N*32-1:0]}};
     if (tag_x_q) x_q <= acc_datax_i;
     if (tag_y_q) y_q <= acc_data2_i;
     if (tag_z_q) z_q <= acc_data3_i;

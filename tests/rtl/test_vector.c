@@ -12,7 +12,8 @@
  * not, apart and in place; every fault, with the memories read back (nothing
  * written); programs where vector instructions follow MATMUL, ACTIVATE and
  * HOST_READ into the ranges they read, and LOAD_WEIGHTS and MATMUL follow
- * them, with no SYNC between (the unit waits for the others and they for it).
+ * them, with no SYNC between (the unit waits for the others and they for it);
+ * vector ops queued between long MATMULs on rows they read and write.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -501,6 +502,77 @@ static void test_vector_ordering(void **state)
 	}
 }
 
+/*
+ * Vector ops beside MATMULs (ftpu_core_hazards): one program without
+ * SYNCs, long MATMULs queued into ACC regions A0..A3 with vector ops between
+ * them. Each vector op reads or writes rows a queued MATMUL writes (so it
+ * must wait for that MATMUL, not run beside it), and MATMULs follow that
+ * accumulate onto a running vector op's result or leave its rows alone:
+ *   VMUL  A0 * s            -> D0   reads A0 while A1's MATMUL runs
+ *   MATMUL +X W             -> D0   accumulates onto the running VMUL's D0
+ *   VADD  A1 + A0[0] (FIXED)-> A1   in place; A1's MATMUL may still run
+ *   MATMUL X W              -> A2   beside the VADD (other rows)
+ *   VMAC  A2 * A1[0] + D0   -> A3   FIXED y on the VADD's rows, z on D0
+ *   MATMUL X W              -> A0   overwrites what the VMUL read
+ * Everything is read back and compared between the devices; D0 and A3 are
+ * also recomputed here.
+ */
+static void test_vector_beside_matmul(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	const uint32_t N = c->n;
+	for (int round = 0; round < 4; round++) {
+		unsigned m = 4 * N + rng_below(&fx->rng, 4 * N); /* MATMUL rows */
+		uint16_t *X = malloc((size_t)m * N * 2), *Wt = malloc((size_t)N * N * 2);
+		uint32_t *s = malloc((size_t)N * 4);
+		assert_true(X && Wt && s);
+		for (size_t e = 0; e < (size_t)m * N; e++)
+			X[e] = rng_bf16_operand(&fx->rng, 10);
+		for (size_t e = 0; e < (size_t)N * N; e++)
+			Wt[e] = rng_bf16_operand(&fx->rng, 10);
+		for (size_t l = 0; l < N; l++)
+			s[l] = 0x3F000000u + (rng_u32(&fx->rng) & 0x7FFFFF); /* 0.5 .. 1 */
+		const uint32_t scal = 2, A0 = 8, A1 = A0 + m, A2 = A1 + m, A3 = A2 + m, D0 = A3 + m;
+		struct dh_prog p = { 0 };
+		dh_prog_read_bf16(&p, FTPU_MEM_UB, 0, X, m, N);
+		dh_prog_read_bf16(&p, FTPU_MEM_WM, 0, Wt, N, N);
+		dh_prog_read_f32(&p, FTPU_MEM_ACC, scal, s, 1, N);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, 0, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, A0);
+		dh_prog_matmul(&p, N, 0, m, 0, A1);
+		dh_prog_instr(&p, FTPU_OP_VMUL, FTPU_VECTOR_B_FIXED, m, A0 | scal << 16, D0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_ACCUMULATE, m, 0, D0);
+		dh_prog_instr(&p, FTPU_OP_VADD, FTPU_VECTOR_B_FIXED, m, A1 | A0 << 16, A1);
+		dh_prog_matmul(&p, N, 0, m, 0, A2);
+		dh_prog_instr(&p, FTPU_OP_VMAC, FTPU_VECTOR_B_FIXED, m, A2 | A1 << 16, A3 | D0 << 16);
+		dh_prog_matmul(&p, N, 0, m, 0, A0);
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, 5 * m, A0, 0);
+		sync_instr(fx, &p);
+		struct dh_words w = { 0 };
+		run(fx, &p, &w);
+		assert_int_equal(w.n, (size_t)5 * m * N);
+		uint32_t *C = malloc((size_t)m * N * 4), *D = malloc((size_t)m * N * 4);
+		assert_true(C && D);
+		ftpu_ref_gemm(m, N, N, X, N, Wt, N, C, N, false);
+		for (size_t e = 0; e < (size_t)m * N; e++)
+			D[e] = ftpu_ref_fmul(C[e], s[e % N]);
+		ftpu_ref_gemm(m, N, N, X, N, Wt, N, D, N, true); /* onto the VMUL's D0 */
+		for (size_t e = 0; e < (size_t)m * N; e++) {
+			const size_t l = e % N;
+			uint32_t a1_0 = ftpu_ref_add(C[l], C[l]); /* the VADD's row 0 */
+			uint32_t a3 = ftpu_ref_add(ftpu_ref_fmul(C[e], a1_0), D[e]);
+			assert_int_equal(w.w[e], C[e]);
+			assert_int_equal(w.w[(size_t)(D0 - A0) * N + e], D[e]);
+			assert_int_equal(w.w[(size_t)(A3 - A0) * N + e], a3);
+		}
+		free(C), free(D);
+		dh_words_free(&w);
+		dh_prog_free(&p);
+		free(X), free(Wt), free(s);
+	}
+}
+
 #define T16(t) cmocka_unit_test(t)
 
 int main(void)
@@ -510,6 +582,7 @@ int main(void)
 		T16(test_vector_convert_copy),
 		T16(test_vector_faults),
 		T16(test_vector_ordering),
+		T16(test_vector_beside_matmul),
 	};
 	int fails = cmocka_run_group_tests_name("device_16", tests, setup_16, teardown);
 	fails += cmocka_run_group_tests_name("device_4p", tests, setup_4p, teardown);
