@@ -295,28 +295,33 @@ static void exec_activate(struct ftpu_ref_device *d, unsigned int flags,
 }
 
 static void exec_host_write(struct ftpu_ref_device *d, unsigned int flags,
-			    uint32_t n, uint32_t addr)
+			    uint32_t n, uint32_t addr, uint32_t b)
 {
 	unsigned int mem = flags & 3u;
-	if (flags & ~3u)
+	bool part = flags & FTPU_HOST_WRITE_WORDS;
+	if (flags & ~(3u | FTPU_HOST_WRITE_WORDS))
 		{ fault(d, FTPU_FAULT_OPCODE); return; }
 	if (mem != FTPU_MEM_UB && mem != FTPU_MEM_ACC)
 		{ fault(d, FTPU_FAULT_MEMORY); return; }
+	/* WORDS: the first b words of each vector (the rest stays here). */
+	size_t vwords = mem_words(d, mem), words = part ? b : vwords;
+	if (part && (b == 0 || b > vwords))
+		{ fault(d, FTPU_FAULT_COUNT); return; }
 	if (!in_range(addr, n, mem_vectors(d, mem)))
 		{ fault(d, FTPU_FAULT_RANGE); return; }
-	/* Whole vectors per DATA frame, as many as fit. */
-	size_t words = mem_words(d, mem), per = FTPU_LINK_MAX_PAYLOAD / words;
-	const uint32_t *src = mem == FTPU_MEM_ACC ? d->acc + (size_t)addr * d->cfg.n :
-						    (const uint32_t *)NULL;
+	/* Whole (or WORDS-cut) vectors per DATA frame, as many as fit. */
+	size_t per = FTPU_LINK_MAX_PAYLOAD / words;
 	uint32_t buf[FTPU_LINK_MAX_PAYLOAD];
 	for (size_t v = 0; v < n; v += per) {
 		size_t cnt = n - v < per ? n - v : per;
-		if (src) {
-			memcpy(buf, src + v * words, cnt * words * sizeof(uint32_t));
-		} else {
-			const uint16_t *u = d->ub + ((size_t)addr + v) * d->cfg.n;
-			for (size_t i = 0; i < cnt * words; i++)
-				buf[i] = (uint32_t)u[2 * i] | (uint32_t)u[2 * i + 1] << 16;
+		for (size_t k = 0; k < cnt; k++) {
+			size_t vec = (size_t)addr + v + k;
+			for (size_t i = 0; i < words; i++) {
+				const uint16_t *u = d->ub + vec * d->cfg.n + 2 * i;
+				buf[k * words + i] = mem == FTPU_MEM_ACC ?
+					d->acc[vec * d->cfg.n + i] :
+					(uint32_t)u[0] | (uint32_t)u[1] << 16;
+			}
 		}
 		send(d, FTPU_LINK_DATA, ack_seq(d), buf, cnt * words);
 	}
@@ -441,7 +446,7 @@ static void execute(struct ftpu_ref_device *d)
 		exec_activate(d, flags, n, a, b);
 		break;
 	case FTPU_OP_HOST_WRITE:
-		exec_host_write(d, flags, n, a);
+		exec_host_write(d, flags, n, a, b);
 		break;
 	case FTPU_OP_VADD: case FTPU_OP_VSUB: case FTPU_OP_VMUL: case FTPU_OP_VMAC:
 	case FTPU_OP_VMAX: case FTPU_OP_VSEL: case FTPU_OP_VSEED:

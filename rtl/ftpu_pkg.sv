@@ -7,7 +7,7 @@
 package ftpu_pkg;
 
   localparam int unsigned LINK_VERSION_MAJOR = 1;  // protocol major version: INFO VERSION = major << 16 | minor
-  localparam int unsigned LINK_VERSION_MINOR = 2;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES)
+  localparam int unsigned LINK_VERSION_MINOR = 3;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES, HOST_READ U8; 1.3: HOST_WRITE WORDS)
   localparam int unsigned VECTOR_WIDTH = 4;  // vectors the vector unit streams per cycle (its ACC operand and result ports are this many vectors wide)
   localparam logic [31:0] LINK_SYNC = 32'h5550_5446;  // header word 0: bytes 'F','T','P','U' on the wire
   localparam int unsigned LINK_HEADER_BYTES = 16;  // SYNC, W1, W2, HCRC
@@ -168,6 +168,9 @@ package ftpu_pkg;
 
   // HOST_READ flags beyond the memory: U8 sends bytes (4 to a word), each stored in UB as bf16 p * 2^-8, which is exact (docs/numerics.md)
   localparam logic [7:0] HOST_READ_U8 = 8'h04;
+
+  // HOST_WRITE flags beyond the memory: WORDS sends the first b words of each vector (ACC: lanes 0..b-1; UB: lanes 0..2b-1), the rest of the vector stays on the device
+  localparam logic [7:0] HOST_WRITE_WORDS = 8'h04;
 
   // HOST_READ / HOST_WRITE flags[1:0]: the memory
   localparam logic [1:0] MEM_UB = 2'd0;

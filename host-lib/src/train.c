@@ -95,6 +95,9 @@ struct ftpu_trainer {
 	size_t bwd_dz_at, bwd_alpha_at;
 	uint32_t *data;      /* DATA words: the logits */
 	size_t data_words;
+	/* words a vector of the logits' last chunk comes in: its lanes with
+	 * HOST_WRITE WORDS (protocol 1.3), else N */
+	uint32_t last_words;
 	float *dz;           /* host scratch: the logits' gradient */
 
 	uint64_t steps, runs;
@@ -241,8 +244,16 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 			move(p, FTPU_OP_CONVERT, FTPU_MEM_UB, y->oc * Bp, y->z, t->L[l + 1].ub_in, N);
 		}
 	}
+	/* The logits: whole vectors but for the last chunk's (10 classes: 10 of
+	 * 16 lanes, 5 KB of a batch of 128 instead of 8 KB). */
 	const struct layer *top = &t->L[nl - 1];
-	emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, top->oc * Bp, top->z, 0);
+	if (top->oc > 1)
+		emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, (top->oc - 1) * Bp, top->z, 0);
+	if (t->last_words < N)
+		emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC | FTPU_HOST_WRITE_WORDS, Bp,
+		     top->z + (top->oc - 1) * Bp, t->last_words);
+	else
+		emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, Bp, top->z + (top->oc - 1) * Bp, 0);
 }
 
 /* The bf16 tiles of the current weights: W for the forward pass, W^T for
@@ -670,10 +681,12 @@ static int forward(ftpu_trainer *t, const void *x, size_t rows)
 	return run(t, t->fwd.w, t->fwd.n, t->data, t->data_words);
 }
 
-/* Logit j of row b from the DATA words. */
+/* Logit j of row b from the DATA words: chunk c's Bp vectors, N words each
+ * but the last chunk's (last_words). */
 static float logit(const ftpu_trainer *t, size_t b, size_t j)
 {
-	return bits_f32(t->data[((j / t->N) * t->Bp + b) * t->N + j % t->N]);
+	const size_t c = j / t->N, w = c + 1 < t->L[t->cfg.n_layers - 1].oc ? t->N : t->last_words;
+	return bits_f32(t->data[c * t->Bp * t->N + b * w + j % t->N]);
 }
 
 static int check_call(ftpu_trainer *t, const char *fn, const void *x, size_t rows, bool u8)
@@ -1072,12 +1085,14 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 		ftpu__fail(dev, ret, "ftpu_train_create: %s", why);
 		goto fail;
 	}
+	const struct layer *top = &t->L[cfg->n_layers - 1];
+	t->last_words = info.protocol >= 0x00010003u ? top->out - (top->oc - 1) * t->N : t->N;
 	struct words init = { 0 };
 	emit_forward(t, &t->fwd);
 	emit_backward(t, &t->bwd);
 	emit_weight_tiles(t, &t->refresh);
 	ret = emit_init(t, &init);
-	t->data_words = (size_t)t->L[cfg->n_layers - 1].oc * t->Bp * t->N;
+	t->data_words = ((size_t)(top->oc - 1) * t->N + t->last_words) * t->Bp;
 	t->data = malloc((t->data_words + 1) * sizeof(*t->data));
 	t->dz = malloc(cfg->batch * t->widths[cfg->n_layers] * sizeof(*t->dz));
 	if (ret || t->fwd.oom || t->bwd.oom || t->refresh.oom || !t->data || !t->dz) {

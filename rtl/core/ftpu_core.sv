@@ -198,6 +198,8 @@ module ftpu_core #(
     .rst_ni,
     .start_i    (dispatch && op == OpHostWrite),
     .acc_i      (fl[1:0] == MemAcc),
+    .part_i     ((fl & ftpu_pkg::HOST_WRITE_WORDS) != '0),
+    .words_i    ($clog2(N + 1)'(b)),  // 1..N, checked
     .addr_i     (a[OuAw-1:0]),
     .n_i        (n),
     .abort_i    (soft_reset_i),

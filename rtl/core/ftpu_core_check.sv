@@ -103,6 +103,10 @@ module ftpu_core_check #(
   assign m_bad_range = !in_range(a_i, n, size_of(m_src)) || !in_range(b_i, n, size_of(m_dst)) ||
                        (m_src == m_dst && !apart_or_equal(b_i, n, a_i, n));
 
+  // HOST_WRITE's words per vector: N/2 bf16 pairs (UB) or N fp32 (ACC)
+  logic [31:0] hw_words;
+  assign hw_words = flags_i[1:0] == MemAcc ? 32'(N) : 32'(N / 2);
+
   always_comb begin
     fault_o = '0;
     if (n_i == 16'd0 && op_i >= OpHostRead && op_i <= OpHostWrite) begin
@@ -133,8 +137,10 @@ module ftpu_core_check #(
                    (flags_i[1] && 32'(b_i[31:16]) >= 32'(BiasVectors))) fault_o = FaultRange;
         end
         OpHostWrite: begin
-          if (flags_i[7:2] != '0)                                   fault_o = FaultOpcode;
+          // bit 2 WORDS: the first b words of each vector
+          if (flags_i[7:3] != '0)                                   fault_o = FaultOpcode;
           else if (flags_i[1:0] != MemUb && flags_i[1:0] != MemAcc) fault_o = FaultMemory;
+          else if (flags_i[2] && (b_i == '0 || b_i > hw_words))     fault_o = FaultCount;
           else if (!in_range(a_i, n, mem_size))                     fault_o = FaultRange;
         end
         OpSync:  if (flags_i != '0) fault_o = FaultOpcode;

@@ -11,18 +11,23 @@
 // is requested until granted, its data arrive in the next cycle and fill a
 // vector register that the payload words are taken from. abort_i (the
 // device's RESET) ends the instruction after the frame being sent.
+// WORDS (protocol 1.3): only the first words_i words of each vector go out
+// (ftpu_core_check has faulted 0 or more than a vector has).
 module ftpu_output_unit #(
   parameter int N          = 16,
   parameter int UbAddrW    = 12,
   parameter int AccAddrW   = 12,
   parameter int MaxPayload = ftpu_pkg::LINK_MAX_PAYLOAD,
-  localparam int AddrW = (UbAddrW > AccAddrW) ? UbAddrW : AccAddrW
+  localparam int AddrW = (UbAddrW > AccAddrW) ? UbAddrW : AccAddrW,
+  localparam int WordW = $clog2(N + 1)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
   // the instruction
   input  logic              start_i,
   input  logic              acc_i,     // 1 ACC, 0 UB
+  input  logic              part_i,    // WORDS: words_i words of each vector
+  input  logic [WordW-1:0]  words_i,
   input  logic [AddrW-1:0]  addr_i,
   input  logic [15:0]       n_i,
   input  logic              abort_i,
@@ -44,9 +49,6 @@ module ftpu_output_unit #(
   localparam logic [7:0] TypeData = ftpu_pkg::LINK_TYPE_DATA;
   localparam int UbWords  = N / 2;
   localparam int AccWords = N;
-  localparam int UbPer    = MaxPayload / UbWords;   // vectors per frame
-  localparam int AccPer   = MaxPayload / AccWords;
-  localparam int WordW    = $clog2(N + 1);
 
   typedef enum logic [2:0] {
     StIdle,
@@ -59,6 +61,7 @@ module ftpu_output_unit #(
   state_e state_q;
 
   logic              acc_q;
+  logic [WordW-1:0]  wpv_q;      // words sent of each vector
   logic [AddrW-1:0]  addr_q;
   logic [15:0]       left_q;     // vectors of the instruction not yet read
   logic [15:0]       fleft_q;    // vectors of this frame not yet read
@@ -67,10 +70,14 @@ module ftpu_output_unit #(
   logic              abort_q;
   logic [17:0]       lo_q, hi_q;
 
-  logic [15:0] per, fvec, wpv;
-  assign per  = acc_q ? 16'(AccPer) : 16'(UbPer);
-  assign fvec = left_q < per ? left_q : per;
-  assign wpv  = acc_q ? 16'(AccWords) : 16'(UbWords);
+  // Vectors per frame: as many as fit, a table of constants (no divider).
+  function automatic logic [15:0] per_frame(input logic [WordW-1:0] w);
+    per_frame = '0;
+    for (int k = 1; k <= N; k++) if (w == WordW'(k)) per_frame = 16'(MaxPayload / k);
+  endfunction
+  logic [15:0] per_q, per_d, fvec, wpv;
+  assign wpv  = 16'(wpv_q);
+  assign fvec = left_q < per_q ? left_q : per_q;
 
   logic [15:0] flen;  // at most MaxPayload
   assign flen = fvec * wpv;
@@ -81,6 +88,7 @@ module ftpu_output_unit #(
   // Next state and registers.
   state_e            state_d;
   logic              acc_d, abort_d;
+  logic [WordW-1:0]  wpv_d;
   logic [AddrW-1:0]  addr_d;
   logic [15:0]       left_d, fleft_d;
   logic [WordW-1:0]  word_d;
@@ -89,6 +97,8 @@ module ftpu_output_unit #(
   always_comb begin
     state_d = state_q;
     acc_d   = acc_q;
+    wpv_d   = wpv_q;
+    per_d   = per_q;
     addr_d  = addr_q;
     left_d  = left_q;
     fleft_d = fleft_q;
@@ -103,6 +113,7 @@ module ftpu_output_unit #(
         abort_d = 1'b0;
         if (start_i) begin
           acc_d   = acc_i;
+          wpv_d   = part_i ? words_i : WordW'(acc_i ? AccWords : UbWords);
           addr_d  = addr_i;
           left_d  = n_i;
           lo_d    = 18'(addr_i);
@@ -111,6 +122,7 @@ module ftpu_output_unit #(
         end
       end
       StW1: begin
+        per_d = per_frame(wpv_q);
         if (abort_q || abort_i) state_d = StIdle;
         else if (out_ready_i) state_d = StW2;
       end
@@ -152,6 +164,8 @@ module ftpu_output_unit #(
     if (!rst_ni) begin
       state_q <= StIdle;
       acc_q   <= 1'b0;
+      wpv_q   <= '0;
+      per_q   <= '0;
       addr_q  <= '0;
       left_q  <= '0;
       fleft_q <= '0;
@@ -163,6 +177,8 @@ module ftpu_output_unit #(
     end else begin
       state_q <= state_d;
       acc_q   <= acc_d;
+      wpv_q   <= wpv_d;
+      per_q   <= per_d;
       addr_q  <= addr_d;
       left_q  <= left_d;
       fleft_q <= fleft_d;

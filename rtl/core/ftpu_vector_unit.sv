@@ -23,8 +23,11 @@
 // next cycle into the operand registers; the V*N lanes take them the
 // cycle after and write them Latency cycles later (the last group masked
 // to the instruction's n). CONVERT/COPY: one read per cycle, written the cycle the
-// data arrive; transposed, a block is read into registers (N cycles) and
-// written out by columns (N cycles).
+// data arrive; transposed, the first block is read into registers (N
+// cycles), then each block is written out by columns (N cycles) while the
+// next one's rows are read into the cells just written out: a column read
+// out frees the cells a row of the next block goes into, if that block is
+// stored the other way round (flip_q), so a block takes N + 1 cycles.
 module ftpu_vector_unit #(
   parameter int          N        = 16,
   parameter int unsigned AddCuts  = 0,
@@ -97,9 +100,9 @@ module ftpu_vector_unit #(
     StDrain,   // vector op: the last vectors in the lanes
     StMove,    // CONVERT/COPY: one read per cycle, written as data arrive
     StMvDrain, // ... the last read's data arrive
-    StBlkRead, // ... transposed: reading a block's rows
-    StBlkCap,  // ... the block's last row arrives
-    StBlkWrite // ... writing its columns
+    StBlkRead, // ... transposed: reading the first block's rows
+    StBlkCap,  // ... a block's last row arrives
+    StBlkWrite // ... writing its columns (and reading the next block's rows)
   } state_e;
   state_e state_q;
 
@@ -116,8 +119,10 @@ module ftpu_vector_unit #(
   logic [15:0] ri_q;     // next vector (or row) to read
   logic [RowW:0] row_q;  // transposed: row in block / column being written
   logic [15:0] blk_q;    // transposed: first vector of the block
-  // what a read issued last cycle returns: FIXED y / z, moved vector, block row
-  logic        tag_fb_q, tag_fc_q, tag_mv_q, tag_blk_q;
+  logic        flip_q;   // transposed: the block in the registers is stored by columns
+  // what a read issued last cycle returns: FIXED y / z, moved vector, block
+  // row (stored by columns if tag_flip_q)
+  logic        tag_fb_q, tag_fc_q, tag_mv_q, tag_blk_q, tag_flip_q;
   logic [RowW-1:0] tag_row_q;
   // write side
   logic [15:0] wi_q;     // next vector to write
@@ -141,8 +146,10 @@ module ftpu_vector_unit #(
   logic tag_x_q, tag_y_q, tag_z_q;  // the wide ports read streamed operands last cycle
 
   // ---- reads ------------------------------------------------------------------------
-  logic move_rd;
-  assign move_rd = state_q == StMove || state_q == StBlkRead;
+  logic move_rd, blk_more;
+  assign blk_more = blk_q + 16'(N) != n_q;  // a block follows this one
+  assign move_rd = state_q == StMove || state_q == StBlkRead ||
+                   (state_q == StBlkWrite && blk_more);
 
   logic [16:0] src_row;
   assign src_row = a_q + 17'(ri_q);
@@ -175,7 +182,9 @@ module ftpu_vector_unit #(
     assign moved[l*16 +: 16] = convert_q ? cvt :
                                (smem_q == MemUb) ? ub_data_i[l*16 +: 16] : wm_data_i[l*16 +: 16];
     // column row_q of the block: element l is row l's element row_q
-    assign column[l*16 +: 16] = blk_rows_q[l][16*row_q[RowW-1:0] +: 16];
+    // (stored by columns: register row_q holds it)
+    assign column[l*16 +: 16] = flip_q ? blk_rows_q[row_q[RowW-1:0]][l*16 +: 16] :
+                                         blk_rows_q[l][16*row_q[RowW-1:0] +: 16];
   end
 
   // ---- writes -------------------------------------------------------------------------
@@ -232,6 +241,7 @@ module ftpu_vector_unit #(
       ri_q        <= '0;
       row_q       <= '0;
       blk_q       <= '0;
+      flip_q      <= 1'b0;
       wi_q        <= '0;
       tag_fb_q    <= 1'b0;
       tag_fc_q    <= 1'b0;
@@ -240,6 +250,7 @@ module ftpu_vector_unit #(
       tag_z_q     <= 1'b0;
       tag_mv_q    <= 1'b0;
       tag_blk_q   <= 1'b0;
+      tag_flip_q  <= 1'b0;
       tag_row_q   <= '0;
       fire_q      <= 1'b0;
     end else begin
@@ -250,7 +261,9 @@ module ftpu_vector_unit #(
       tag_y_q     <= state_q == StStream && bstream_q;
       tag_z_q     <= state_q == StStream && cstream_q;
       tag_mv_q    <= state_q == StMove;
-      tag_blk_q   <= state_q == StBlkRead;
+      tag_blk_q   <= state_q == StBlkRead || (state_q == StBlkWrite && blk_more);
+      // the first block as it is; the next one the other way round
+      tag_flip_q  <= state_q == StBlkRead ? flip_q : !flip_q;
       tag_row_q   <= row_q[RowW-1:0];
       // The lanes take a group the cycle after its operands arrived.
       fire_q      <= tag_x_q;
@@ -274,6 +287,7 @@ module ftpu_vector_unit #(
           ri_q        <= '0;
           row_q       <= '0;
           blk_q       <= '0;
+          flip_q      <= 1'b0;
           wi_q        <= '0;
           if (op_i == OpConvert || op_i == OpCopy)
             state_q <= ((op_i == OpConvert ? (flags_i & TrConvert) : (flags_i & TrCopy)) != '0) ?
@@ -304,10 +318,12 @@ module ftpu_vector_unit #(
         end
         default: begin  // StBlkWrite
           row_q <= row_q + 1'b1;
+          if (blk_more) ri_q <= ri_q + 16'd1;
           if (row_q == LastRow) begin
             row_q   <= '0;
             blk_q   <= blk_q + 16'(N);
-            state_q <= (blk_q + 16'(N) == n_q) ? StIdle : StBlkRead;
+            flip_q  <= !flip_q;
+            state_q <= blk_more ? StBlkCap : StIdle;
           end
         end
       endcase
@@ -333,8 +349,10 @@ module ftpu_vector_unit #(
     if (tag_x_q) x_q <= acc_datax_i;
     if (tag_y_q) y_q <= acc_data2_i;
     if (tag_z_q) z_q <= acc_data3_i;
-    if (tag_blk_q)
+    if (tag_blk_q && !tag_flip_q)
       blk_rows_q[tag_row_q] <= moved;
+    if (tag_blk_q && tag_flip_q)  // row tag_row_q into column tag_row_q
+      for (int r = 0; r < N; r++) blk_rows_q[r][16*tag_row_q +: 16] <= moved[r*16 +: 16];
   end
 
   // Only this unit's instructions start it, and only while it is idle.

@@ -378,7 +378,7 @@ static void test_device_registers(void **state)
 		unsigned addr;
 		uint32_t want;
 	} regs[] = {
-		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010002 }, { 0x02, c->n }, { 0x03, c->n },
+		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010003 }, { 0x02, c->n }, { 0x03, c->n },
 		{ 0x04, c->ub_vectors }, { 0x05, c->wm_rows / c->n }, { 0x06, c->acc_vectors },
 		{ 0x07, c->bias_vectors }, { 0x08, c->rx_words }, { 0x09, c->clock_hz },
 		{ 0x0A, c->row_delay }, { 0x0B, FTPU_LINK_MAX_PAYLOAD },
@@ -492,6 +492,65 @@ static void test_device_host_read_write(void **state)
 		dh_words_free(&w);
 	}
 	dh_prog_free(&p);
+}
+
+/* HOST_WRITE WORDS (protocol 1.3): the first b words of each vector, for
+ * b from 1 to a whole vector, in UB and ACC, across DATA frames where the
+ * memory is large enough; checked against the vectors sent in. */
+static void test_device_host_write_words(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	const size_t N = c->n;
+	struct dh_prog p = { 0 };
+	enum { MAXV = 600 };
+	uint16_t *v16 = malloc(MAXV * N * 2);
+	uint32_t *v32 = malloc(MAXV * N * 4);
+	assert_non_null(v16);
+	assert_non_null(v32);
+	struct {
+		unsigned mem;
+		uint32_t addr, n, words;
+	} cases[] = {
+		{ FTPU_MEM_ACC, 0, 1, 1 }, { FTPU_MEM_ACC, 5, 7, (uint32_t)N - 1 },
+		{ FTPU_MEM_ACC, c->acc_vectors - 3, 3, (uint32_t)N },
+		{ FTPU_MEM_UB, 0, 2, 1 }, { FTPU_MEM_UB, c->ub_vectors - 9, 9, (uint32_t)N / 2 - 1 },
+		/* 10 of 16 lanes (the logits): 409 vectors a frame on 16x16 */
+		{ FTPU_MEM_ACC, 20, c->acc_vectors >= 600 ? 500 : 100, (uint32_t)N * 5 / 8 },
+		{ FTPU_MEM_UB, 40, c->ub_vectors >= 640 ? MAXV : 100, 1 + (uint32_t)N / 4 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t n = cases[i].n, words = cases[i].words;
+		dh_prog_reset(&p);
+		if (cases[i].mem == FTPU_MEM_UB) {
+			for (size_t j = 0; j < n * N; j++)
+				v16[j] = rng_bf16(&fx->rng);
+			dh_prog_read_bf16(&p, FTPU_MEM_UB, cases[i].addr, v16, n, N);
+		} else {
+			for (size_t j = 0; j < n * N; j++)
+				v32[j] = rng_f32(&fx->rng);
+			dh_prog_read_f32(&p, FTPU_MEM_ACC, cases[i].addr, v32, n, N);
+		}
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, cases[i].mem | FTPU_HOST_WRITE_WORDS, n,
+			      cases[i].addr, words);
+		sync_instr(fx, &p);
+		dh_host_clear(&fx->h);
+		send(fx, &p, 1 + rng_below(&fx->rng, 600));
+		settle_compare(fx);
+		struct dh_words w = { 0 };
+		dh_dev_data_words(dut(fx), &w);
+		assert_int_equal(w.n, (size_t)n * words);
+		for (size_t v = 0; v < n; v++)
+			for (size_t k = 0; k < words; k++) {
+				uint32_t want = cases[i].mem == FTPU_MEM_ACC ? v32[v * N + k] :
+					(uint32_t)v16[v * N + 2 * k] |
+					(uint32_t)v16[v * N + 2 * k + 1] << 16;
+				assert_int_equal(w.w[v * words + k], want);
+			}
+		dh_words_free(&w);
+	}
+	dh_prog_free(&p);
+	free(v16), free(v32);
 }
 
 /* HOST_READ U8 into UB: every byte value, at the first and last vectors
@@ -960,12 +1019,22 @@ static size_t fault_cases(const struct ftpu_ref_device_config *c, struct fault_c
 		{ "HOST_WRITE ACC start", FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, 1, ACC, 0, FTPU_FAULT_RANGE },
 		{ "HOST_WRITE WM", FTPU_OP_HOST_WRITE, FTPU_MEM_WM, 1, 0, 0, FTPU_FAULT_MEMORY },
 		{ "HOST_WRITE BIAS beyond", FTPU_OP_HOST_WRITE, FTPU_MEM_BIAS, 1, BI, 0, FTPU_FAULT_MEMORY },
+		{ "HOST_WRITE flag 8", FTPU_OP_HOST_WRITE, 0x08 | FTPU_MEM_ACC, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_WRITE WORDS of WM", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_WM, 1, 0, 0, FTPU_FAULT_MEMORY },
+		{ "HOST_WRITE WORDS b=0", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_ACC, 1, 0, 0, FTPU_FAULT_COUNT },
+		{ "HOST_WRITE WORDS ACC b=N+1", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_ACC, 1, 0, N + 1, FTPU_FAULT_COUNT },
+		{ "HOST_WRITE WORDS UB b=N/2+1", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_UB, 1, 0, N / 2 + 1, FTPU_FAULT_COUNT },
+		{ "HOST_WRITE WORDS b=2^32-1", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_ACC, 1, 0, 0xFFFFFFFF, FTPU_FAULT_COUNT },
+		{ "HOST_WRITE WORDS b=0 + range", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_UB, 2, UB, 0, FTPU_FAULT_COUNT },
+		{ "HOST_WRITE WORDS ACC end", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_ACC, 2, ACC - 1, 1, FTPU_FAULT_RANGE },
 		/* not faults: the last vector of each memory, SYNC's n */
 		{ "ACTIVATE no BIAS, bias field 0xFFFF", FTPU_OP_ACTIVATE, 0, 1, ACC - 1,
 		  0xFFFF0000u | (UB - 1), 0 },
 		{ "LOAD_WEIGHTS last tile", FTPU_OP_LOAD_WEIGHTS, 0, 1, WM - N, 0, 0 },
 		{ "SYNC n=65535", FTPU_OP_SYNC, 0, 65535, 0x5555, 0, 0 },
 		{ "HOST_WRITE UB last", FTPU_OP_HOST_WRITE, FTPU_MEM_UB, 1, UB - 1, 0, 0 },
+		{ "HOST_WRITE WORDS ACC b=N, last", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_ACC, 1, ACC - 1, N, 0 },
+		{ "HOST_WRITE WORDS UB b=N/2", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_UB, 2, 0, N / 2, 0 },
 	};
 	memcpy(fc, all, sizeof(all));
 	return sizeof(all) / sizeof(all[0]);
@@ -1614,6 +1683,7 @@ int main(void)
 		T(test_device_control_ops),
 		T(test_device_registers),
 		T(test_device_host_read_write),
+		T(test_device_host_write_words),
 		T(test_device_host_read_u8),
 		T(test_device_weights_and_bias),
 		T(test_device_matmul),

@@ -292,14 +292,16 @@ static void test_vector_convert_copy(void **state)
 	const unsigned N = (unsigned)N_of(fx);
 	const unsigned mems[2] = { FTPU_MEM_UB, FTPU_MEM_WM };
 	size_t cases = 0;
-	for (int t = 0; t < 2; t++) {
-		unsigned n = t ? N * (1 + rng_below(&fx->rng, 3)) : 1 + rng_below(&fx->rng, 3 * N);
+	/* t = 0: as they are, n random; t = 1..3: transposed, t blocks (the
+	 * unit stores every other block the other way round) */
+	for (int t = 0; t < 4; t++) {
+		unsigned n = t ? N * (unsigned)t : 1 + rng_below(&fx->rng, 3 * N);
 		for (int d = 0; d < 2; d++, cases++)
-			move_case(fx, FTPU_OP_CONVERT, FTPU_MEM_ACC, mems[d], t, false, n);
+			move_case(fx, FTPU_OP_CONVERT, FTPU_MEM_ACC, mems[d], t > 0, false, n);
 		for (int s = 0; s < 2; s++)
 			for (int d = 0; d < 2; d++)
 				for (int in_place = 0; in_place < 1 + (s == d); in_place++, cases++)
-					move_case(fx, FTPU_OP_COPY, mems[s], mems[d], t, in_place, n);
+					move_case(fx, FTPU_OP_COPY, mems[s], mems[d], t > 0, in_place, n);
 	}
 	printf("%s: %zu CONVERT/COPY cases\n", fx->name, cases);
 }
