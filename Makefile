@@ -326,6 +326,7 @@ docs-outputs: $(BUILD)/examples/hello_gemm
 	@python3 scripts/docs/outputs.py check README.md hello_gemm
 docs-outputs-full: $(FMNIST) $(DEMO_DEPS_STAMP)
 	@python3 scripts/docs/outputs.py check README.md demo
+	@python3 scripts/docs/outputs.py check docs/demo.md demo
 test: docs-outputs
 check-full: docs-outputs-full
 
