@@ -159,18 +159,24 @@ MODELS += control
 # InFlight 8 as matrix_unit_4p) with small memories, so that range faults
 # and chunked GEMMs are cheap to reach. Both run the control core
 # (ControlCore=1, the default) with the firmware's ROM image.
-# $(1) model name = configuration name.
+# device_16_t2 is device_16 Verilated for two threads (sim:threads=2): the
+# array split between two CPUs, ~1.35x the cycles a second, for one long
+# simulation such as make demo. Tests use the single-threaded models, two
+# of which run at once under make -j2.
+# $(1) model name, $(2) configuration name (default: the model's),
+# $(3) simulation threads (default 1).
 define device_model
 $(1)_TOP := ftpu_top
 $(1)_SRCS := $(RTL_CORE) $(RTL_LINK_CORE) $(RTL_CPU) rtl/ftpu_top.sv
-$(1)_VFLAGS := $(SPEC_$(1)_VFLAGS) -GControlCore=1 -GRomInit=\"embedded\" \
-	+define+FTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))
+$(1)_VFLAGS := $(SPEC_$(or $(2),$(1))_VFLAGS) -GControlCore=1 -GRomInit=\"embedded\" \
+	+define+FTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH)) $(if $(3),--threads $(3))
 $(1)_SHIM := sim/device_shim.cpp
-$(1)_SHIMFLAGS := $(SPEC_$(1)_DEFINES)
+$(1)_SHIMFLAGS := $(SPEC_$(or $(2),$(1))_DEFINES) -DFTPU_SIM_THREADS=$(or $(3),1)
 endef
 $(eval $(call device_model,device_16))
 $(eval $(call device_model,device_4p))
-MODELS += device_16 device_4p
+$(eval $(call device_model,device_16_t2,device_16,2))
+MODELS += device_16 device_4p device_16_t2
 
 # More models, one file per area (PHYs, boards, the control core): each adds
 # to MODELS and names the models its tests link.
@@ -199,6 +205,7 @@ $(call model_lib,$(1)): $$($(1)_SRCS) $(SIM_DIR)/$(1)/flags
 	$(VERILATOR) $(VFLAGS_COMMON) --top-module $$($(1)_TOP) --prefix V$(1) \
 		$$($(1)_VFLAGS) -Mdir $(SIM_DIR)/$(1) --build -j $(JOBS) $$($(1)_SRCS) \
 		> $(SIM_DIR)/$(1)/verilator.log 2>&1 || { tail -40 $(SIM_DIR)/$(1)/verilator.log; exit 1; }
+	@touch $$@ # Verilator leaves an archive whose sources came out the same
 $(call model_shim,$(1)): $$($(1)_SHIM) $(wildcard sim/*.hpp) sim/ftpu_sim.h $(call model_lib,$(1)) \
 		$(SIM_DIR)/$(1)/flags
 	$(CXX) $(SHIM_CXXFLAGS) -I$(SIM_DIR)/$(1) -DFTPU_MODEL=$(1) -DFTPU_VCLASS=V$(1) \
@@ -255,8 +262,8 @@ bench_device_MODELS := device_16 device_4p
 test_runtime_MODELS := device_16 device_4p
 hello_gemm_MODELS := device_16 device_4p
 bench_gemm_MODELS := device_16 device_4p
-bench_train_MODELS := device_16
+bench_train_MODELS := device_16 device_16_t2
 test_libftpu_sim_MODELS := device_16 device_4p
-test_train_sim_MODELS := device_16 device_4p
-fashion_mnist_MODELS := device_16 device_4p
-test_fashion_mnist_MODELS := device_16 device_4p
+test_train_sim_MODELS := device_16 device_4p device_16_t2
+fashion_mnist_MODELS := device_16 device_4p device_16_t2
+test_fashion_mnist_MODELS := device_16 device_4p device_16_t2

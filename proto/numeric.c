@@ -49,21 +49,7 @@
 #define FP_KEEP(x) __asm__("" : "+w"(x))
 #endif
 
-static inline float f32_from_bits(uint32_t u)
-{
-	float f;
 
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
-
-static inline uint32_t f32_to_bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
 
 static inline bool f32_bits_is_nan(uint32_t u)
 {
@@ -126,8 +112,8 @@ ftpu_bf16 ftpu_f32_to_bf16(uint32_t x)
 uint32_t ftpu_ref_mul(ftpu_bf16 a, ftpu_bf16 b)
 {
 	struct ftpu_fpmode m;
-	float fa = f32_from_bits(ftpu_bf16_to_f32(a));
-	float fb = f32_from_bits(ftpu_bf16_to_f32(b));
+	float fa = ftpu_f32_value(ftpu_bf16_to_f32(a));
+	float fb = ftpu_f32_value(ftpu_bf16_to_f32(b));
 	float p;
 
 	ftpu_fpmode_enter(&m);
@@ -136,14 +122,14 @@ uint32_t ftpu_ref_mul(ftpu_bf16 a, ftpu_bf16 b)
 	p = fa * fb;
 	FP_PIN(p);
 	ftpu_fpmode_leave(&m);
-	return canon_nan(f32_to_bits(p));
+	return canon_nan(ftpu_f32_bits(p));
 }
 
 uint32_t ftpu_ref_add(uint32_t x, uint32_t y)
 {
 	struct ftpu_fpmode m;
-	float fx = f32_from_bits(x);
-	float fy = f32_from_bits(y);
+	float fx = ftpu_f32_value(x);
+	float fy = ftpu_f32_value(y);
 	float s;
 
 	ftpu_fpmode_enter(&m);
@@ -152,7 +138,7 @@ uint32_t ftpu_ref_add(uint32_t x, uint32_t y)
 	s = fx + fy;
 	FP_PIN(s);
 	ftpu_fpmode_leave(&m);
-	return canon_nan(f32_to_bits(s));
+	return canon_nan(ftpu_f32_bits(s));
 }
 
 /*
@@ -165,8 +151,8 @@ uint32_t ftpu_ref_add(uint32_t x, uint32_t y)
 uint32_t ftpu_ref_fmul(uint32_t x, uint32_t y)
 {
 	struct ftpu_fpmode m;
-	float fx = f32_from_bits(x);
-	float fy = f32_from_bits(y);
+	float fx = ftpu_f32_value(x);
+	float fy = ftpu_f32_value(y);
 	float p;
 	uint32_t r;
 
@@ -176,12 +162,12 @@ uint32_t ftpu_ref_fmul(uint32_t x, uint32_t y)
 	p = fx * fy;
 	FP_PIN(p);
 	ftpu_fpmode_leave(&m);
-	r = canon_nan(f32_to_bits(p));
+	r = canon_nan(ftpu_f32_bits(p));
 	if ((r & 0x7fffffffu) == 0 && (x & 0x7f800000u) && (y & 0x7f800000u) &&
 	    (x & 0x7f800000u) != 0x7f800000u && (y & 0x7f800000u) != 0x7f800000u) {
 		/* both normal, product flushed: the exact product decides */
-		double exact = (double)f32_from_bits(x & 0x7fffffffu) *
-			       (double)f32_from_bits(y & 0x7fffffffu);
+		double exact = (double)ftpu_f32_value(x & 0x7fffffffu) *
+			       (double)ftpu_f32_value(y & 0x7fffffffu);
 		if (exact >= 0x1p-126 - 0x1p-151)
 			r |= 0x00800000u;
 	}
@@ -233,9 +219,9 @@ uint32_t ftpu_ref_seed(uint32_t x, uint32_t k, unsigned int shift)
 uint32_t ftpu_ref_step(uint32_t acc, ftpu_bf16 a, ftpu_bf16 b)
 {
 	struct ftpu_fpmode m;
-	float facc = f32_from_bits(acc);
-	float fa = f32_from_bits(ftpu_bf16_to_f32(a));
-	float fb = f32_from_bits(ftpu_bf16_to_f32(b));
+	float facc = ftpu_f32_value(acc);
+	float fa = ftpu_f32_value(ftpu_bf16_to_f32(a));
+	float fb = ftpu_f32_value(ftpu_bf16_to_f32(b));
 	float p, s;
 
 	ftpu_fpmode_enter(&m);
@@ -249,7 +235,7 @@ uint32_t ftpu_ref_step(uint32_t acc, ftpu_bf16 a, ftpu_bf16 b)
 	s = facc + p;
 	FP_PIN(s);
 	ftpu_fpmode_leave(&m);
-	return canon_nan(f32_to_bits(s));
+	return canon_nan(ftpu_f32_bits(s));
 }
 
 ftpu_bf16 ftpu_ref_activate(uint32_t acc, uint32_t bias, bool relu)
@@ -294,18 +280,18 @@ void ftpu_ref_gemm_plain(size_t M, size_t N, size_t K, const ftpu_bf16 *A,
 	ftpu_fpmode_enter(&m);
 	for (size_t i = 0; i < M; i++) {
 		for (size_t j = 0; j < N; j++) {
-			float acc = accumulate ? f32_from_bits(C[i * ldc + j])
+			float acc = accumulate ? ftpu_f32_value(C[i * ldc + j])
 					       : 0.0f;
 
 			for (size_t k = 0; k < K; k++) {
-				float a = f32_from_bits(
+				float a = ftpu_f32_value(
 					ftpu_bf16_to_f32(A[i * lda + k]));
-				float b = f32_from_bits(
+				float b = ftpu_f32_value(
 					ftpu_bf16_to_f32(B[k * ldb + j]));
 
 				acc = step_f(acc, a, b);
 			}
-			C[i * ldc + j] = canon_nan(f32_to_bits(acc));
+			C[i * ldc + j] = canon_nan(ftpu_f32_bits(acc));
 		}
 	}
 	ftpu_fpmode_leave(&m);

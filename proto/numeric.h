@@ -14,10 +14,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint16_t ftpu_bf16; /* raw bfloat16 bits */
 
 #define FTPU_F32_QNAN 0x7FC00000u /* the one NaN any computation returns */
+
+/* A float's bits and back (memcpy: no aliasing, no conversion). */
+static inline uint32_t ftpu_f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+static inline float ftpu_f32_value(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
 
 /* Exact widening of bf16 to fp32 bits (subnormals stay subnormal here). */
 static inline uint32_t ftpu_bf16_to_f32(ftpu_bf16 x)

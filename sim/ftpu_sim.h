@@ -270,11 +270,13 @@ bool ftpu_sim_control_cycle(struct ftpu_sim *sim, struct ftpu_sim_control_io *io
 /* --- the whole device (rtl/ftpu_top.sv): link bytes in and out, the
  * register port (docs/registers.md), credit_o and idle_o --- */
 
-/* 16x16, RowDelay 1, the C model's default sizes (UB 4096, WM 16384, ACC
- * 4096, BIAS 256 vectors, IQ 8192 words, 100 MHz). */
+/* 16x16, RowDelay 1, the C model's default sizes (spec/ftpu.toml's
+ * device_16 configuration). */
 struct ftpu_sim *ftpu_sim_open_device_16(const char *trace_path);
+/* The same device Verilated for two threads (mk/models.mk device_16_t2). */
+struct ftpu_sim *ftpu_sim_open_device_16_t2(const char *trace_path);
 /* 4x4 at the boards' pipeline depth (AddCuts 7, RowDelay 4, InFlight 8),
- * small memories (mk/models.mk DEVICE_4P_PARAMS). */
+ * small memories (spec/ftpu.toml's device_4p configuration). */
 struct ftpu_sim *ftpu_sim_open_device_4p(const char *trace_path);
 /* The iCEBreaker's top (boards/icebreaker/) behind its pins: bytes cross a
  * 3 Mbaud UART at the board's 24 MHz, the idle is its busy LED; no register

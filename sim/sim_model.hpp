@@ -65,6 +65,13 @@ template <typename T> inline void from_port(const T &port, uint32_t *w)
 #include "verilated_fst_c.h"
 #endif
 
+// The threads a model was Verilated for (--threads, mk/models.mk): its
+// context gets exactly these, not Verilator's default of one per CPU (a
+// thread pool a single-threaded model never uses).
+#ifndef FTPU_SIM_THREADS
+#define FTPU_SIM_THREADS 1
+#endif
+
 namespace ftpu {
 
 // Owns one Verilated model in its own context, and its optional FST trace.
@@ -83,6 +90,9 @@ template <class V> struct Model : ftpu_sim {
 		if (trace_path)
 			ctx->traceEverOn(true);
 #endif
+		ctx->threads(FTPU_SIM_THREADS);
+		// Unpinned: several simulations in one machine share its CPUs.
+		ctx->useNumaAssign(false);
 		top.reset(new V{ctx.get()});
 		// Settle once with the clock low, so that the first rising edge a
 		// shim drives is seen as one.

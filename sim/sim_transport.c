@@ -13,7 +13,9 @@
  * choice (mk/models.mk), so each opener is referenced weakly here.
  *
  * Options: rows=N,cols=N (16: device_16, the default; 4: device_4p, the
- * boards' pipeline on a 4x4 array), trace=FILE.fst (a TRACE=1 build),
+ * boards' pipeline on a 4x4 array), threads=N (1, the default; 2: the 16x16
+ * device simulated on two threads, device_16_t2), trace=FILE.fst (a TRACE=1
+ * build),
  * board=NAME (a board's top behind its pins: the UART PHY at the board's
  * baud rate and array; sim/board_shim.cpp, docs/boards.md): icebreaker,
  * tangnano20k, ulx3s, ulx3s_45f, ulx3s_25f (the ULX3S's sizes; the 12F
@@ -33,6 +35,7 @@
 #include "uri.h"
 
 #pragma weak ftpu_sim_open_device_16
+#pragma weak ftpu_sim_open_device_16_t2
 #pragma weak ftpu_sim_open_device_4p
 #pragma weak ftpu_sim_open_board_icebreaker
 #pragma weak ftpu_sim_open_board_tangnano20k
@@ -124,10 +127,18 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 			 "(built: 16x16, 4x4)", rows, cols);
 		return FTPU_ERR_UNSUPPORTED;
 	}
-	if (!board && !(rows == 16 ? ftpu_sim_open_device_16 : ftpu_sim_open_device_4p)) {
+	if (o.threads != 1 && (board || rows != 16 || o.threads != 2)) {
+		snprintf(err, err_len, "sim:threads=%u: the simulated devices are built for "
+			 "one thread, and the 16x16 one also for two (threads=2)", o.threads);
+		return FTPU_ERR_UNSUPPORTED;
+	}
+	sim_opener device_open = rows == 4	  ? ftpu_sim_open_device_4p :
+				 o.threads == 2 ? ftpu_sim_open_device_16_t2 :
+						  ftpu_sim_open_device_16;
+	if (!board && !device_open) {
 		snprintf(err, err_len, "this program was linked without the simulated "
 			 "%ux%u device (link its model device_%s, see mk/models.mk)", rows,
-			 cols, rows == 16 ? "16" : "4p");
+			 cols, rows == 4 ? "4p" : o.threads == 2 ? "16_t2" : "16");
 		return FTPU_ERR_UNSUPPORTED;
 	}
 
@@ -136,9 +147,7 @@ static int sim_open(const char *opts, void **ctx, char *err, size_t err_len)
 		snprintf(err, err_len, "out of memory");
 		return FTPU_ERR_NOMEM;
 	}
-	c->sim = board ? board_open(trace[0] ? trace : NULL) :
-		 rows == 16 ? ftpu_sim_open_device_16(trace[0] ? trace : NULL) :
-			      ftpu_sim_open_device_4p(trace[0] ? trace : NULL);
+	c->sim = (board ? board_open : device_open)(trace[0] ? trace : NULL);
 	if (!c->sim) {
 		free(c);
 		snprintf(err, err_len, trace[0] ?

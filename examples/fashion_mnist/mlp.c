@@ -55,7 +55,7 @@ size_t mlp_rng_below(struct mlp_rng *r, size_t n)
 
 /* ---- backends ------------------------------------------------------------ */
 
-int mlp_backend_open(struct mlp_backend *be, const char *name)
+int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_threads)
 {
 	memset(be, 0, sizeof(*be));
 	if (!strcmp(name, "cpu")) {
@@ -68,10 +68,15 @@ int mlp_backend_open(struct mlp_backend *be, const char *name)
 			    "unknown backend '%s' (sim, ref or cpu)", name);
 	be->kind = !strcmp(name, "sim") ? MLP_SIM : MLP_REF;
 	be->name = be->kind == MLP_SIM ? "sim" : "ref";
-	int ret = ftpu_open(be->name, &be->dev);
+	char uri[32];
+	snprintf(uri, sizeof(uri), "%s", be->name);
+	if (be->kind == MLP_SIM && sim_threads > 1)
+		snprintf(uri, sizeof(uri), "sim:threads=%u", sim_threads);
+	be->threads = be->kind == MLP_SIM && sim_threads > 1 ? sim_threads : 1;
+	int ret = ftpu_open(uri, &be->dev);
 	if (ret)
 		return fail(ret, be->err, sizeof(be->err),
-			    "cannot open device '%s': %s: %s", be->name,
+			    "cannot open device '%s': %s: %s", uri,
 			    ftpu_strerror(ret), ftpu_last_error(NULL));
 	struct ftpu_device_info info;
 	ret = ftpu_get_info(be->dev, &info);

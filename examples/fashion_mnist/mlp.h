@@ -40,6 +40,7 @@ struct mlp_backend {
 	const char *name;    /* "sim", "ref", "cpu" */
 	ftpu_device *dev;    /* NULL for cpu */
 	unsigned rows, cols; /* the device's array (0 for cpu) */
+	unsigned threads;    /* the simulation's threads (1 but for sim:threads=2) */
 	/* Totals over the GEMMs since open or mlp_backend_clear(), from
 	 * ftpu_last_stats: the device's own counters. */
 	uint64_t gemms, macs, cycles, bytes_in, bytes_out;
@@ -53,8 +54,9 @@ struct mlp_backend {
 	char err[512];	     /* the last failure */
 };
 
-/* Opens "sim", "ref" or "cpu" (sim and ref through ftpu_open). */
-int mlp_backend_open(struct mlp_backend *be, const char *name);
+/* Opens "sim", "ref" or "cpu" (sim and ref through ftpu_open); sim_threads
+ * picks the simulated device's build (sim:threads=N: 1 or 2; 0 is 1). */
+int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_threads);
 void mlp_backend_close(struct mlp_backend *be);
 void mlp_backend_clear(struct mlp_backend *be);
 /* macs / (rows * cols * cycles) over the totals; 0 without cycles. */

@@ -427,9 +427,13 @@ void ftpu_program_free(ftpu_program *p);
  * (forward, backward, optimizer) into device programs: per step the host
  * sends the batch (bf16) and the gradient of the loss at the logits, and
  * receives the logits; softmax cross-entropy runs on the host (the device
- * has no exp). Needs a device with the vector unit
- * (FTPU_FEATURE_VECTOR_UNIT) and memories that hold the model; both are
- * checked when it is created.
+ * has no exp). That needs a device with the vector unit
+ * (FTPU_FEATURE_VECTOR_UNIT) and memories that hold the model, the batch
+ * and the optimizer's state (INFO's sizes); where the device has not (a
+ * board), the trainer keeps the weights and the optimizer on the host and
+ * runs every matmul on the device through ftpu_gemm_bf16, computing the
+ * same bits the device's programs would (ftpu_train_config.placement,
+ * docs/training.md, Placement).
  *
  * The network: widths[0] inputs, layers l = 1..n_layers of
  * widths[l] units (y = x W_l + b_l, W_l widths[l-1] x widths[l]), ReLU
@@ -452,6 +456,13 @@ enum ftpu_train_input {
 				   * half the link bytes (HOST_READ U8, protocol 1.2) */
 };
 
+/* Where a trainer keeps its state (ftpu_train_config.placement). */
+enum ftpu_train_placement {
+	FTPU_TRAIN_AUTO = 0,	/* on the device where it can hold it, else the host */
+	FTPU_TRAIN_ON_DEVICE = 1, /* on the device, or ftpu_train_create fails */
+	FTPU_TRAIN_ON_HOST = 2,   /* on the host, matmuls on the device */
+};
+
 struct ftpu_train_config {
 	size_t n_layers;      /* 1..FTPU_TRAIN_MAX_LAYERS */
 	const size_t *widths; /* n_layers + 1 widths, each >= 1 */
@@ -461,6 +472,7 @@ struct ftpu_train_config {
 	float beta1, beta2, epsilon; /* Adam; Keras: 0.9, 0.999, 1e-7 */
 	float momentum;              /* SGD */
 	enum ftpu_train_input input; /* 0: fp32 */
+	enum ftpu_train_placement placement; /* 0: FTPU_TRAIN_AUTO */
 };
 
 typedef struct ftpu_trainer ftpu_trainer;
@@ -474,6 +486,8 @@ struct ftpu_train_stats {
 	double utilization;           /* macs / (rows * cols * cycles) */
 	double compile_seconds;       /* building the programs, once */
 	double host_seconds;          /* wall time of the last call */
+	/* where the state is: FTPU_TRAIN_ON_DEVICE or FTPU_TRAIN_ON_HOST */
+	enum ftpu_train_placement placement;
 };
 
 /*
@@ -481,14 +495,17 @@ struct ftpu_train_stats {
  * biases start at zero (write them with ftpu_train_write), optimizer slots
  * at zero, steps at 0. FTPU_ERR_INVALID for NULL or zero sizes, more than
  * FTPU_TRAIN_MAX_LAYERS layers, a learning rate or Adam constant out of
- * range; FTPU_ERR_UNSUPPORTED for a device without the vector unit;
- * FTPU_ERR_SHAPE for a model or batch its memories cannot hold, with the
- * numbers ("batch 4096 needs 66560 UB vectors, the device has 16384") in
- * ftpu_last_error(dev).
+ * range. With FTPU_TRAIN_ON_DEVICE: FTPU_ERR_UNSUPPORTED for a device
+ * without the vector unit, FTPU_ERR_SHAPE for a model or batch its
+ * memories cannot hold, with the numbers ("batch 4096 needs 66560 UB
+ * vectors, the device has 16384") in ftpu_last_error(dev); FTPU_TRAIN_AUTO
+ * then places the trainer on the host instead (ftpu_train_stats says
+ * where it is).
  *
- * The device is the trainer's until ftpu_train_destroy: running anything
- * else on it (ftpu_gemm, ftpu_run, ftpu_reset) overwrites the training
- * state, and the trainer's next call fails with FTPU_ERR_STATE.
+ * A trainer on the device owns it until ftpu_train_destroy: running
+ * anything else on it (ftpu_gemm, ftpu_run, ftpu_reset) overwrites the
+ * training state, and the trainer's next call fails with FTPU_ERR_STATE.
+ * One on the host leaves nothing on the device between calls.
  */
 int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg,
 		      ftpu_trainer **out);

@@ -204,16 +204,10 @@ uint32_t *ftpu__program_data(ftpu_program *p)
 	return p->data;
 }
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
 
 static uint16_t bf16_of(const float *row, uint64_t j, uint64_t cols)
 {
-	return j < cols ? ftpu_f32_to_bf16(f32_bits(row[j])) : 0x0000u;
+	return j < cols ? ftpu_f32_to_bf16(ftpu_f32_bits(row[j])) : 0x0000u;
 }
 
 void ftpu__program_pack(ftpu_program *p, const float *const *inputs)
@@ -229,9 +223,9 @@ void ftpu__program_pack(ftpu_program *p, const float *const *inputs)
 				const float *row = inputs[pc->io] + (pc->row0 + m) * cols;
 				if (j0 + R <= cols) {
 					for (uint32_t c = 0; c < R; c += 2)
-						*w++ = ftpu_f32_to_bf16(f32_bits(row[j0 + c])) |
+						*w++ = ftpu_f32_to_bf16(ftpu_f32_bits(row[j0 + c])) |
 						       (uint32_t)ftpu_f32_to_bf16(
-							       f32_bits(row[j0 + c + 1])) << 16;
+							       ftpu_f32_bits(row[j0 + c + 1])) << 16;
 				} else {
 					for (uint32_t c = 0; c < R; c += 2)
 						*w++ = bf16_of(row, j0 + c, cols) |

@@ -35,6 +35,8 @@
 
 #include "device.h"
 #include "isa.h"
+#include "numeric.h"
+#include "train_host.h"
 
 /* The constants vectors in ACC (each N equal lanes), at acc_k + index. */
 enum {
@@ -42,16 +44,6 @@ enum {
 	K_RSQRT_MAGIC, K_RECIP_MAGIC, K_EPSILON, K_DELTA, K_C1, K_C2,
 	K_NEG_LR, K_MOMENTUM, K_ALPHA, K_COUNT
 };
-
-/* 1/sqrt and 1/x as docs/numerics.md defines them (seed, Newton steps). */
-#define RSQRT_MAGIC 0x5F3759DFu
-#define RECIP_MAGIC 0x7EF311C3u
-#define RSQRT_STEPS 2
-#define RECIP_STEPS 3
-/* v + 2^-100 under the square root keeps 1/sqrt(v) finite at v = 0 (a
- * weight whose input is 0 for every sample); it moves sqrt(v) by at most
- * 2^-50, far below epsilon. */
-#define DELTA_BITS 0x0D800000u /* 2^-100 */
 
 /* Vector instructions address ACC with 16 bits. */
 #define VEC_ADDR_LIMIT 65536u
@@ -98,7 +90,10 @@ struct ftpu_trainer {
 	/* words a vector of the logits' last chunk comes in: its lanes with
 	 * HOST_WRITE WORDS (protocol 1.3), else N */
 	uint32_t last_words;
-	float *dz;           /* host scratch: the logits' gradient */
+	float *lg, *dz;      /* host scratch: the logits and their gradient */
+	/* the state on the host, matmuls through ftpu_gemm (train_host.c);
+	 * NULL for a trainer on the device */
+	struct ftpu__host_trainer *host;
 
 	uint64_t steps, runs;
 	bool failed;
@@ -552,19 +547,7 @@ static int plan(ftpu_trainer *t, const struct ftpu_device_info *info, char *why,
 
 /* ---- running ------------------------------------------------------------------ */
 
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
 
-static float bits_f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
 
 static void add_stats(struct ftpu_train_stats *a, const struct ftpu_stats *s)
 {
@@ -622,6 +605,7 @@ static void end_stats(ftpu_trainer *t)
 {
 	const struct ftpu_device_info *info = ftpu__info(t->dev);
 	t->st.steps = t->steps;
+	t->st.placement = t->host ? FTPU_TRAIN_ON_HOST : FTPU_TRAIN_ON_DEVICE;
 	t->st.host_seconds = ftpu__now_s() - t->st.host_seconds;
 	t->st.utilization = t->st.cycles ? (double)t->st.macs /
 						   ((double)info->rows * info->cols * t->st.cycles)
@@ -639,9 +623,9 @@ static void pack_chunk(const ftpu_trainer *t, uint32_t *w, const float *m, size_
 			size_t j = (size_t)chunk * t->N + c;
 			uint32_t lo = 0, hi = 0;
 			if (b < rows && j < cols)
-				lo = ftpu_f32_to_bf16(f32_bits(m[b * cols + j]));
+				lo = ftpu_f32_to_bf16(ftpu_f32_bits(m[b * cols + j]));
 			if (b < rows && j + 1 < cols)
-				hi = ftpu_f32_to_bf16(f32_bits(m[b * cols + j + 1]));
+				hi = ftpu_f32_to_bf16(ftpu_f32_bits(m[b * cols + j + 1]));
 			*w++ = lo | hi << 16;
 		}
 }
@@ -686,7 +670,7 @@ static int forward(ftpu_trainer *t, const void *x, size_t rows)
 static float logit(const ftpu_trainer *t, size_t b, size_t j)
 {
 	const size_t c = j / t->N, w = c + 1 < t->L[t->cfg.n_layers - 1].oc ? t->N : t->last_words;
-	return bits_f32(t->data[c * t->Bp * t->N + b * w + j % t->N]);
+	return ftpu_f32_value(t->data[c * t->Bp * t->N + b * w + j % t->N]);
 }
 
 static int check_call(ftpu_trainer *t, const char *fn, const void *x, size_t rows, bool u8)
@@ -714,6 +698,12 @@ static int logits_any(ftpu_trainer *t, const char *fn, const void *x, bool u8, s
 		return ret;
 	if (!logits)
 		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: logits is NULL", fn);
+	if (t->host) {
+		begin_stats(t);
+		if (!(ret = ftpu__host_train_logits(t->host, x, u8, rows, logits, &t->st)))
+			end_stats(t);
+		return ret;
+	}
 	ftpu__lock(t->dev);
 	begin_stats(t);
 	if (!(ret = check_owner(t, fn)) && !(ret = forward(t, x, rows))) {
@@ -751,6 +741,15 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 			return ftpu__fail(t->dev, FTPU_ERR_INVALID,
 					  "%s: label %u of row %zu: the model has %zu classes", fn,
 					  labels[b], b, out);
+	if (t->host) {
+		begin_stats(t);
+		if (!(ret = ftpu__host_train_step(t->host, x, u8, labels, rows, t->steps, loss,
+						  &t->st))) {
+			t->steps++;
+			end_stats(t);
+		}
+		return ret;
+	}
 	ftpu__lock(t->dev);
 	begin_stats(t);
 	if ((ret = check_owner(t, fn)) || (ret = forward(t, x, rows)))
@@ -758,22 +757,10 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 
 	/* softmax cross-entropy on the host: the loss and dZ = (p - onehot) / rows */
 	const uint32_t N = t->N, Bp = t->Bp;
-	const float inv = 1.0f / (float)rows;
-	double sum = 0.0;
-	float *d = t->dz;
-	for (size_t b = 0; b < rows; b++) {
-		float mx = logit(t, b, 0), s = 0.0f;
-		for (size_t j = 1; j < out; j++)
-			mx = logit(t, b, j) > mx ? logit(t, b, j) : mx;
-		for (size_t j = 0; j < out; j++) {
-			d[j] = expf(logit(t, b, j) - mx);
-			s += d[j];
-		}
-		sum += (double)(logf(s) - (logit(t, b, labels[b]) - mx));
+	for (size_t b = 0; b < rows; b++)
 		for (size_t j = 0; j < out; j++)
-			d[j] = (d[j] / s - (j == labels[b] ? 1.0f : 0.0f)) * inv;
-		d += out;
-	}
+			t->lg[b * out + j] = logit(t, b, j);
+	const double sum = ftpu__train_softmax(t->lg, labels, rows, out, t->dz);
 	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
 		pack_chunk(t, t->bwd.w + t->bwd_dz_at + (size_t)oc * Bp * N / 2, t->dz, rows, out, oc, 0,
 			   Bp);
@@ -784,7 +771,7 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 		float alpha = (float)(c->learning_rate * sqrt(1.0 - pow(c->beta2, step)) /
 				      (1.0 - pow(c->beta1, step)));
 		for (uint32_t i = 0; i < N; i++)
-			t->bwd.w[t->bwd_alpha_at + i] = f32_bits(alpha);
+			t->bwd.w[t->bwd_alpha_at + i] = ftpu_f32_bits(alpha);
 	}
 	if ((ret = run(t, t->bwd.w, t->bwd.n, NULL, 0)))
 		goto out;
@@ -859,6 +846,10 @@ int ftpu_train_read(ftpu_trainer *t, enum ftpu_train_part part, float *values)
 		memset(values, 0, t->flat * sizeof(*values));
 		return FTPU_OK;
 	}
+	if (t->host) {
+		ftpu__host_train_read(t->host, part, values);
+		return FTPU_OK;
+	}
 	const uint32_t N = t->N, base = part_base(t, part);
 	struct words p = { 0 };
 	for (uint32_t o = 0; o < t->pn; o += MAX_N)
@@ -876,7 +867,7 @@ int ftpu_train_read(ftpu_trainer *t, enum ftpu_train_part part, float *values)
 		for (size_t i = 0; i < t->flat; i++) {
 			uint32_t v, lane;
 			flat_place(t, i, &v, &lane);
-			values[i] = bits_f32(data[(size_t)v * N + lane]);
+			values[i] = ftpu_f32_value(data[(size_t)v * N + lane]);
 		}
 		end_stats(t);
 	}
@@ -893,6 +884,10 @@ int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *va
 	if (part == FTPU_TRAIN_SLOT2 && t->cfg.optimizer != FTPU_OPTIMIZER_ADAM)
 		return ftpu__fail(t->dev, FTPU_ERR_INVALID,
 				  "ftpu_train_write: SGD has no second slot");
+	if (t->host) {
+		ftpu__host_train_write(t->host, part, values);
+		return FTPU_OK;
+	}
 	const uint32_t N = t->N, base = part_base(t, part);
 	struct words p = { 0 };
 	size_t at[(VEC_ADDR_LIMIT + MAX_N - 1) / MAX_N] = { 0 };
@@ -910,7 +905,7 @@ int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *va
 	for (size_t i = 0; i < t->flat; i++) {
 		uint32_t v, lane;
 		flat_place(t, i, &v, &lane);
-		p.w[at[v / MAX_N] + (size_t)(v % MAX_N) * N + lane] = f32_bits(values[i]);
+		p.w[at[v / MAX_N] + (size_t)(v % MAX_N) * N + lane] = ftpu_f32_bits(values[i]);
 	}
 	if (part == FTPU_TRAIN_PARAMS)
 		emit_words(&p, t->refresh.w, t->refresh.n);
@@ -951,7 +946,8 @@ void ftpu_train_destroy(ftpu_trainer *t)
 	if (!t)
 		return;
 	free(t->fwd.w), free(t->bwd.w), free(t->refresh.w), free(t->x_at);
-	free(t->data), free(t->dz);
+	free(t->data), free(t->lg), free(t->dz);
+	ftpu__host_train_destroy(t->host);
 	free(t);
 }
 
@@ -974,6 +970,12 @@ static int check_config(const struct ftpu_train_config *c, char *why, size_t len
 	}
 	if (!c->batch) {
 		snprintf(why, len, "batch 0");
+		return FTPU_ERR_INVALID;
+	}
+	if (c->placement != FTPU_TRAIN_AUTO && c->placement != FTPU_TRAIN_ON_DEVICE &&
+	    c->placement != FTPU_TRAIN_ON_HOST) {
+		snprintf(why, len, "placement %d: FTPU_TRAIN_AUTO, _ON_DEVICE or _ON_HOST",
+			 (int)c->placement);
 		return FTPU_ERR_INVALID;
 	}
 	if (c->input != FTPU_TRAIN_INPUT_F32 && c->input != FTPU_TRAIN_INPUT_U8) {
@@ -1010,15 +1012,15 @@ static int emit_init(ftpu_trainer *t, struct words *p)
 	const struct ftpu_train_config *c = &t->cfg;
 	const bool adam = c->optimizer == FTPU_OPTIMIZER_ADAM;
 	uint32_t k[K_COUNT] = {
-		[K_ZERO] = 0, [K_NEG_ZERO] = 0x80000000u, [K_HALF] = f32_bits(0.5f),
-		[K_THREE_HALVES] = f32_bits(1.5f), [K_MINUS_ONE] = f32_bits(-1.0f),
-		[K_TWO] = f32_bits(2.0f), [K_RSQRT_MAGIC] = RSQRT_MAGIC,
+		[K_ZERO] = 0, [K_NEG_ZERO] = 0x80000000u, [K_HALF] = ftpu_f32_bits(0.5f),
+		[K_THREE_HALVES] = ftpu_f32_bits(1.5f), [K_MINUS_ONE] = ftpu_f32_bits(-1.0f),
+		[K_TWO] = ftpu_f32_bits(2.0f), [K_RSQRT_MAGIC] = RSQRT_MAGIC,
 		[K_RECIP_MAGIC] = RECIP_MAGIC, [K_DELTA] = DELTA_BITS,
-		[K_EPSILON] = f32_bits(adam ? c->epsilon : 0.0f),
-		[K_C1] = f32_bits(adam ? 1.0f - c->beta1 : 0.0f),
-		[K_C2] = f32_bits(adam ? 1.0f - c->beta2 : 0.0f),
-		[K_NEG_LR] = f32_bits(-c->learning_rate),
-		[K_MOMENTUM] = f32_bits(adam ? 0.0f : c->momentum), [K_ALPHA] = 0,
+		[K_EPSILON] = ftpu_f32_bits(adam ? c->epsilon : 0.0f),
+		[K_C1] = ftpu_f32_bits(adam ? 1.0f - c->beta1 : 0.0f),
+		[K_C2] = ftpu_f32_bits(adam ? 1.0f - c->beta2 : 0.0f),
+		[K_NEG_LR] = ftpu_f32_bits(-c->learning_rate),
+		[K_MOMENTUM] = ftpu_f32_bits(adam ? 0.0f : c->momentum), [K_ALPHA] = 0,
 	};
 	emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, K_COUNT, t->acc_k, 0);
 	size_t at = emit_data(p, (size_t)K_COUNT * N);
@@ -1062,26 +1064,45 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 	ftpu__lock(dev);
 	const struct ftpu_device_info info = *ftpu__info(dev);
 	ftpu__unlock(dev);
-	if (!(info.features & FTPU_FEATURE_VECTOR_UNIT)) {
-		ret = ftpu__fail(dev, FTPU_ERR_UNSUPPORTED,
-				 "ftpu_train_create: the device (%s) has no vector unit, so it "
-				 "cannot keep the optimizer; train with ftpu_gemm",
-				 info.transport);
+	/* Why the device cannot keep this trainer (ret, why), or 0. */
+	ret = 0;
+	if (cfg->placement == FTPU_TRAIN_ON_HOST) {
+		ret = FTPU_ERR_UNSUPPORTED;
+		snprintf(why, sizeof(why), "placed on the host");
+	} else if (!(info.features & FTPU_FEATURE_VECTOR_UNIT)) {
+		ret = FTPU_ERR_UNSUPPORTED;
+		snprintf(why, sizeof(why), "the device (%s) has no vector unit, so it cannot keep "
+			 "the optimizer", info.transport);
+	} else if (cfg->input == FTPU_TRAIN_INPUT_U8 && info.protocol < 0x00010002u) {
+		ret = FTPU_ERR_UNSUPPORTED;
+		snprintf(why, sizeof(why), "byte input needs HOST_READ U8 (protocol 1.2), the "
+			 "device speaks %u.%u", info.protocol >> 16, info.protocol & 0xffffu);
+	} else if (info.rows != info.cols) {
+		ret = FTPU_ERR_UNSUPPORTED;
+		snprintf(why, sizeof(why), "a %ux%u array", info.rows, info.cols);
+	} else {
+		ret = plan(t, &info, why, sizeof(why));
+	}
+	if (ret && cfg->placement == FTPU_TRAIN_ON_DEVICE) {
+		ftpu__fail(dev, ret, "ftpu_train_create: %s", why);
 		goto fail;
 	}
-	if (cfg->input == FTPU_TRAIN_INPUT_U8 && info.protocol < 0x00010002u) {
-		ret = ftpu__fail(dev, FTPU_ERR_UNSUPPORTED,
-				 "ftpu_train_create: byte input needs HOST_READ U8 (protocol 1.2), "
-				 "the device speaks %u.%u", info.protocol >> 16,
-				 info.protocol & 0xffffu);
-		goto fail;
+	if (ret && (cfg->placement == FTPU_TRAIN_ON_HOST || ret == FTPU_ERR_UNSUPPORTED ||
+		    ret == FTPU_ERR_SHAPE)) {
+		/* the weights and the optimizer on the host, matmuls on the device */
+		t->flat = 0;
+		for (size_t l = 0; l < cfg->n_layers; l++)
+			t->flat += (t->widths[l] + 1) * t->widths[l + 1];
+		if (ftpu__host_train_create(dev, &t->cfg, info.rows, &t->host)) {
+			ret = ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_train_create: out of memory");
+			goto fail;
+		}
+		t->st.compile_seconds = ftpu__now_s() - t0;
+		t->st.placement = FTPU_TRAIN_ON_HOST;
+		*out = t;
+		return FTPU_OK;
 	}
-	if (info.rows != info.cols) {
-		ret = ftpu__fail(dev, FTPU_ERR_UNSUPPORTED, "ftpu_train_create: a %ux%u array",
-				 info.rows, info.cols);
-		goto fail;
-	}
-	if ((ret = plan(t, &info, why, sizeof(why)))) {
+	if (ret) {
 		ftpu__fail(dev, ret, "ftpu_train_create: %s", why);
 		goto fail;
 	}
@@ -1095,7 +1116,8 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 	t->data_words = ((size_t)(top->oc - 1) * t->N + t->last_words) * t->Bp;
 	t->data = malloc((t->data_words + 1) * sizeof(*t->data));
 	t->dz = malloc(cfg->batch * t->widths[cfg->n_layers] * sizeof(*t->dz));
-	if (ret || t->fwd.oom || t->bwd.oom || t->refresh.oom || !t->data || !t->dz) {
+	t->lg = malloc(cfg->batch * t->widths[cfg->n_layers] * sizeof(*t->lg));
+	if (ret || t->fwd.oom || t->bwd.oom || t->refresh.oom || !t->data || !t->dz || !t->lg) {
 		free(init.w);
 		ret = ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_train_create: out of memory");
 		goto fail;

@@ -53,7 +53,7 @@ static void make_data(uint64_t seed, size_t n, float *x, uint8_t *y)
 
 static void open_backend(struct mlp_backend *be, const char *name)
 {
-	int ret = mlp_backend_open(be, name);
+	int ret = mlp_backend_open(be, name, 1);
 	if (ret)
 		fail_msg("%s: %s", name, be->err);
 }

@@ -141,13 +141,18 @@ static void urif_sim(const char *opts, char *err, size_t err_len)
 		urif_refused(ret, err, err_len, true);
 	} else {
 		FUZZ_CHECK(s->rows == s->cols);
-		FUZZ_CHECK(s->board >= -1 && s->board < 2);
+		int boards = 0;
+		while (ftpu__sim_boards[boards])
+			boards++;
+		FUZZ_CHECK(s->board >= -1 && s->board < boards);
+		FUZZ_CHECK(s->threads >= 1);
 		FUZZ_CHECK(strlen(s->trace) < sizeof(s->trace));
 		bool rows_given = false;
 		for (const char *p = opts; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
 			rows_given |= !strncmp(p, "rows=", 5) || !strncmp(p, "cols=", 5);
 		FUZZ_CHECK(s->have_rows == rows_given);
-		/* canonical: rows=R,cols=C,board=NAME,trace=FILE, those given */
+		/* canonical: rows=R,cols=C,board=NAME,threads=N,trace=FILE, those
+		 * given (threads when not 1) */
 		size_t n = strlen(s->trace) + 96;
 		char *canon = malloc(n);
 		FUZZ_CHECK(canon);
@@ -158,12 +163,15 @@ static void urif_sim(const char *opts, char *err, size_t err_len)
 		if (s->board >= 0)
 			k += snprintf(canon + k, n - (size_t)k, ",board=%s",
 				      ftpu__sim_boards[s->board]);
+		if (s->threads != 1)
+			k += snprintf(canon + k, n - (size_t)k, ",threads=%u", s->threads);
 		if (s->trace[0])
 			k += snprintf(canon + k, n - (size_t)k, ",trace=%s", s->trace);
 		FUZZ_CHECK(k >= 0 && (size_t)k < n);
 		FUZZ_CHECK(ftpu__uri_parse_sim(k ? canon + 1 : canon, t, err, err_len) == 0);
 		FUZZ_CHECK(t->rows == s->rows && t->cols == s->cols && t->board == s->board &&
-			   t->have_rows == s->have_rows && !strcmp(t->trace, s->trace));
+			   t->have_rows == s->have_rows && t->threads == s->threads &&
+			   !strcmp(t->trace, s->trace));
 		free(canon);
 	}
 	free(t);
@@ -193,10 +201,14 @@ static int fuzz_uri_one(const uint8_t *data, size_t size)
 
 	err[0] = '\0';
 	if (slen == 3 && !memcmp(uri, "ref", 3)) {
-		bool rows4;
-		int ret = ftpu__uri_parse_ref(opts, &rows4, err, err_len);
-		FUZZ_CHECK(!ret == (!opts[0] || !strcmp(opts, "rows=4")));
-		FUZZ_CHECK(ret || rows4 == !!opts[0]);
+		bool rows4, named = false;
+		int board;
+		int ret = ftpu__uri_parse_ref(opts, &rows4, &board, err, err_len);
+		for (int i = 0; ftpu__sim_boards[i]; i++)
+			named |= !strncmp(opts, "board=", 6) && !strcmp(opts + 6, ftpu__sim_boards[i]);
+		FUZZ_CHECK(!ret == (!opts[0] || !strcmp(opts, "rows=4") || named));
+		FUZZ_CHECK(ret || (rows4 + (board >= 0)) == !!opts[0]);
+		FUZZ_CHECK(ret || board < 0 || !strcmp(opts + 6, ftpu__sim_boards[board]));
 		if (ret)
 			urif_refused(ret, err, err_len, false);
 	} else if (slen == 4 && !memcmp(uri, "uart", 4)) {

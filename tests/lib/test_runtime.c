@@ -55,6 +55,11 @@ static void test_uris(void **state)
 		{ "sim:rows=8,cols=4", FTPU_ERR_INVALID },
 		{ "sim:bogus=1", FTPU_ERR_INVALID },
 		{ "sim:rows=8", FTPU_ERR_UNSUPPORTED },
+		{ "sim:threads=0", FTPU_ERR_INVALID },
+		{ "sim:threads=two", FTPU_ERR_INVALID },
+		{ "sim:threads=3", FTPU_ERR_UNSUPPORTED },
+		{ "sim:rows=4,threads=2", FTPU_ERR_UNSUPPORTED },
+		{ "sim:board=icebreaker,threads=2", FTPU_ERR_UNSUPPORTED },
 		/* board transports (host-lib/src/transports/), no such devices in a test run */
 		{ "uart:/dev/ttyFTPU_none9", FTPU_ERR_NOT_FOUND },
 		{ "uart:", FTPU_ERR_INVALID },
@@ -76,7 +81,8 @@ static void test_uris(void **state)
 	assert_int_equal(ftpu_close(NULL), FTPU_OK);
 
 	/* Good ones, and the default. */
-	static const char *const good[] = { "ref", "sim", "", "sim:rows=4", "sim:rows=16,cols=16" };
+	static const char *const good[] = { "ref", "sim", "", "sim:rows=4", "sim:rows=16,cols=16",
+					    "sim:threads=1" };
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		struct ftpu_device_info info;
 		assert_int_equal(ftpu_open(good[i], &dev), FTPU_OK);

@@ -28,7 +28,6 @@
 #include "ftpu_test.h"
 #include "numeric.h"
 
-#define ARRAY 16 /* the "ref" device's N */
 
 static uint32_t bits(float f)
 {
@@ -44,7 +43,8 @@ static float fl(uint32_t u)
 	return f;
 }
 
-static size_t pad(size_t n) { return (n + ARRAY - 1) / ARRAY * ARRAY; }
+/* n rounded up to the device's array size (the programs' padding) */
+static size_t pad(size_t n, size_t array) { return (n + array - 1) / array * array; }
 
 /* ---- the mirror ------------------------------------------------------------- */
 
@@ -58,14 +58,14 @@ struct mirror {
 	uint64_t steps;
 };
 
-static void mirror_init(struct mirror *m, const struct ftpu_train_config *cfg)
+static void mirror_init(struct mirror *m, const struct ftpu_train_config *cfg, size_t array)
 {
 	memset(m, 0, sizeof(*m));
 	m->cfg = *cfg;
 	m->nl = cfg->n_layers;
 	for (size_t l = 0; l <= m->nl; l++)
-		m->w[l] = cfg->widths[l], m->D[l] = pad(cfg->widths[l]);
-	m->Bp = pad(cfg->batch);
+		m->w[l] = cfg->widths[l], m->D[l] = pad(cfg->widths[l], array);
+	m->Bp = pad(cfg->batch, array);
 	for (size_t l = 0; l < m->nl; l++) {
 		size_t nw = m->D[l] * m->D[l + 1], nb = m->D[l + 1];
 		m->W[l] = calloc(nw, 4), m->mW[l] = calloc(nw, 4), m->vW[l] = calloc(nw, 4);
@@ -332,20 +332,24 @@ static void assert_bits_equal(const float *a, const float *b, size_t n, const ch
 				 what, i, a[i], bits(a[i]), b[i], bits(b[i]));
 }
 
-/* Trains cfg for steps steps (batches of rows, the last one short) on the
- * device and the mirror, comparing everything after each step. */
-static void against_mirror(const struct ftpu_train_config *cfg, unsigned steps, uint64_t seed)
+/* Trains cfg for steps steps (batches of rows, the last one short) on dev
+ * (its trainer placed where `where` says: FTPU_TRAIN_ON_DEVICE or _ON_HOST)
+ * and the mirror, comparing everything after each step. */
+static void against_mirror_on(ftpu_device *d, enum ftpu_train_placement where,
+			      const struct ftpu_train_config *cfg, unsigned steps, uint64_t seed)
 {
 	struct rng r = { seed };
 	ftpu_trainer *t = NULL;
-	int ret = ftpu_train_create(dev, cfg, &t);
+	struct ftpu_device_info info;
+	assert_int_equal(ftpu_get_info(d, &info), FTPU_OK);
+	int ret = ftpu_train_create(d, cfg, &t);
 	if (ret)
-		fail_msg("ftpu_train_create: %s: %s", ftpu_strerror(ret), ftpu_last_error(dev));
+		fail_msg("ftpu_train_create: %s: %s", ftpu_strerror(ret), ftpu_last_error(d));
 	size_t n = ftpu_train_size(t);
 	float *p0 = random_params(&r, cfg, n);
 	float *got = malloc(n * sizeof(float)), *want = malloc(n * sizeof(float));
 	struct mirror m;
-	mirror_init(&m, cfg);
+	mirror_init(&m, cfg, info.rows);
 	mirror_set_params(&m, p0);
 	assert_int_equal(ftpu_train_write(t, FTPU_TRAIN_PARAMS, p0), FTPU_OK);
 
@@ -360,7 +364,10 @@ static void against_mirror(const struct ftpu_train_config *cfg, unsigned steps, 
 		ret = u8 ? ftpu_train_step_u8(t, px, y, rows, &loss_dev)
 			 : ftpu_train_step(t, x, y, rows, &loss_dev);
 		if (ret)
-			fail_msg("step %u: %s: %s", s, ftpu_strerror(ret), ftpu_last_error(dev));
+			fail_msg("step %u: %s: %s", s, ftpu_strerror(ret), ftpu_last_error(d));
+		struct ftpu_train_stats after;
+		assert_int_equal(ftpu_train_stats(t, &after), FTPU_OK);
+		assert_true(after.macs > 0 && after.cycles > 0); /* the matmuls ran on d */
 		mirror_step(&m, x, y, rows, &loss_ref);
 		assert_int_equal(bits(loss_dev), bits(loss_ref));
 		static const char *parts[] = { "weights", "slot 1", "slot 2" };
@@ -375,9 +382,20 @@ static void against_mirror(const struct ftpu_train_config *cfg, unsigned steps, 
 	struct ftpu_train_stats st;
 	assert_int_equal(ftpu_train_stats(t, &st), FTPU_OK);
 	assert_int_equal(st.steps, steps);
+	assert_int_equal(st.placement, where);
 	mirror_free(&m);
 	free(p0), free(got), free(want), free(x), free(y), free(px);
 	ftpu_train_destroy(t);
+}
+
+/* On ref, on the device; then the same with the state on the host
+ * (FTPU_TRAIN_ON_HOST): both must be the mirror, bit for bit. */
+static void against_mirror(const struct ftpu_train_config *cfg, unsigned steps, uint64_t seed)
+{
+	against_mirror_on(dev, FTPU_TRAIN_ON_DEVICE, cfg, steps, seed);
+	struct ftpu_train_config host = *cfg;
+	host.placement = FTPU_TRAIN_ON_HOST;
+	against_mirror_on(dev, FTPU_TRAIN_ON_HOST, &host, steps, seed);
 }
 
 /* ---- tests ------------------------------------------------------------------- */
@@ -438,6 +456,31 @@ static void test_mirror_demo_shape(void **state)
 	static const size_t w[] = { 784, 128, 10 };
 	struct ftpu_train_config c = adam_cfg(2, w, 128);
 	against_mirror(&c, ftpu_test_full() ? 3 : 1, 14);
+}
+
+/* A board's configuration (ref:board=ulx3s: a 4x4 array, small memories,
+ * no vector unit): the default placement keeps the state on the host and
+ * trains as the mirror padded to that array; the device alone refuses. */
+static void test_board_keeps_state_on_host(void **state)
+{
+	(void)state;
+	ftpu_device *board = NULL;
+	assert_int_equal(ftpu_open("ref:board=ulx3s", &board), FTPU_OK);
+	struct ftpu_device_info info;
+	assert_int_equal(ftpu_get_info(board, &info), FTPU_OK);
+	assert_int_equal(info.features & FTPU_FEATURE_VECTOR_UNIT, 0);
+	static const size_t w[] = { 37, 20, 10 };
+	struct ftpu_train_config c = adam_cfg(2, w, 23);
+	c.learning_rate = 1e-2f;
+	against_mirror_on(board, FTPU_TRAIN_ON_HOST, &c, 3, 15);
+	c.input = FTPU_TRAIN_INPUT_U8;
+	against_mirror_on(board, FTPU_TRAIN_ON_HOST, &c, 2, 16);
+	ftpu_trainer *t = NULL;
+	c.placement = FTPU_TRAIN_ON_DEVICE;
+	assert_int_equal(ftpu_train_create(board, &c, &t), FTPU_ERR_UNSUPPORTED);
+	assert_null(t);
+	assert_non_null(strstr(ftpu_last_error(board), "no vector unit"));
+	ftpu_close(board);
 }
 
 /* Double-precision backprop: dL/dW for the mean cross-entropy. */
@@ -549,16 +592,29 @@ static void test_refusals(void **state)
 	static const size_t w[] = { 784, 128, 10 };
 	struct ftpu_train_config c = adam_cfg(2, w, 4096);
 
-	/* a batch too big for UB: refused at creation, with the numbers */
+	/* a batch too big for UB: on the device, refused at creation with the
+	 * numbers; by default, placed on the host */
+	c.placement = FTPU_TRAIN_ON_DEVICE;
 	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_ERR_SHAPE);
 	assert_null(t);
 	assert_non_null(strstr(ftpu_last_error(dev), "batch 4096 needs"));
 	assert_non_null(strstr(ftpu_last_error(dev), "UB vectors"));
+	c.placement = FTPU_TRAIN_AUTO;
+	struct ftpu_train_stats st;
+	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_OK);
+	assert_int_equal(ftpu_train_stats(t, &st), FTPU_OK);
+	assert_int_equal(st.placement, FTPU_TRAIN_ON_HOST);
+	ftpu_train_destroy(t);
+	t = NULL;
 	/* a model too big for the vector memory */
 	static const size_t big[] = { 2048, 2048, 10 };
 	c = adam_cfg(2, big, 16);
+	c.placement = FTPU_TRAIN_ON_DEVICE;
 	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_ERR_SHAPE);
 	assert_non_null(strstr(ftpu_last_error(dev), "accumulator vectors"));
+	c = adam_cfg(2, w, 128);
+	c.placement = (enum ftpu_train_placement)3;
+	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_ERR_INVALID);
 	/* bad configurations */
 	c = adam_cfg(2, w, 128);
 	c.n_layers = 0;
@@ -610,6 +666,25 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(ftpu_last_error(dev), "another program"));
 	ftpu_train_destroy(t);
 	ftpu_train_destroy(NULL);
+
+	/* a trainer on the host leaves nothing on the device between calls,
+	 * and refuses bad steps alike */
+	c = adam_cfg(1, s, 8);
+	c.placement = FTPU_TRAIN_ON_HOST;
+	assert_int_equal(ftpu_train_create(dev, &c, &t), FTPU_OK);
+	assert_int_equal(ftpu_train_size(t), 84);
+	assert_int_equal(ftpu_train_read(t, FTPU_TRAIN_SLOT1, before), FTPU_OK);
+	assert_int_equal(ftpu_train_step(t, x, y, 8, NULL), FTPU_ERR_INVALID);
+	assert_int_equal(ftpu_train_step_u8(t, px, y, 1, NULL), FTPU_ERR_INVALID);
+	assert_int_equal(ftpu_train_read(t, FTPU_TRAIN_SLOT1, after), FTPU_OK);
+	assert_memory_equal(before, after, sizeof(before));
+	assert_int_equal(ftpu_gemm(dev, FTPU_NO_TRANS, FTPU_NO_TRANS, 2, 2, 2, 1.0f, a, 2, a, 2,
+				   0.0f, cc, 2),
+			 FTPU_OK);
+	float loss = NAN;
+	assert_int_equal(ftpu_train_step(t, x, y, 4, &loss), FTPU_OK);
+	assert_true(isfinite(loss));
+	ftpu_train_destroy(t);
 }
 
 int main(void)
@@ -622,6 +697,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mirror_demo_shape, open_ref, close_ref),
 		cmocka_unit_test_setup_teardown(test_gradient_direction, open_ref, close_ref),
 		cmocka_unit_test_setup_teardown(test_refusals, open_ref, close_ref),
+		cmocka_unit_test(test_board_keeps_state_on_host),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_train_sim.c - training on the device through the simulated RTL
- * ("sim", "sim:rows=4") against the C model ("ref", and "ref" configured
+ * ("sim", "sim:threads=2", "sim:rows=4") against the C model ("ref", and "ref" configured
  * alike): the same weights, batches and steps must leave bit-identical
  * weights, optimizer slots and losses after every step (docs/training.md).
  * The numerics themselves are test_train.c's (a host mirror); this test
@@ -120,6 +120,17 @@ static void test_adam_16(void **state)
 	sim_vs_ref("sim", "ref", &c, 3, 1);
 }
 
+/* The same on the device simulated by two threads (sim:threads=2, the
+ * demo's): a model Verilated for threads must compute what the serial one
+ * does. */
+static void test_adam_16_threads(void **state)
+{
+	(void)state;
+	static const size_t w[] = { 70, 40, 10 };
+	struct ftpu_train_config c = adam(2, w, 40);
+	sim_vs_ref("sim:threads=2", "ref", &c, 3, 1);
+}
+
 /* Three layers, SGD with momentum, on the 4x4 boards' pipeline with the
  * tiny memories (the optimizer runs in several chunks); byte input. */
 static void test_sgd_4p(void **state)
@@ -148,6 +159,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_adam_16),
+		cmocka_unit_test(test_adam_16_threads),
 		cmocka_unit_test(test_sgd_4p),
 		cmocka_unit_test(test_demo_shape),
 	};

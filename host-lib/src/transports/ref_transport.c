@@ -2,7 +2,8 @@
 /*
  * ref_transport.c - the "ref" URI: the C model of the device
  * (ref_device.h) in process; "ref:rows=4" is it in sim:rows=4's
- * configuration. It executes every frame the moment its bytes
+ * configuration, "ref:board=NAME" in a board's (its array, memories and
+ * link width, no vector unit: develop for a board without one). It executes every frame the moment its bytes
  * arrive, so a read finds everything the device will ever send.
  */
 #include <stdio.h>
@@ -20,12 +21,22 @@ static int ref_open(const char *opts, void **ctx, char *err, size_t err_len)
 	int ret;
 
 	bool rows4;
-	ret = ftpu__uri_parse_ref(opts, &rows4, err, err_len);
+	int board;
+	ret = ftpu__uri_parse_ref(opts, &rows4, &board, err, err_len);
 	if (ret)
 		return ret;
+	/* spec/ftpu.toml's configurations: [device.device_4p] as sim:rows=4,
+	 * the boards' in the order of ftpu__sim_boards */
+	static const struct ftpu_ref_device_config boards[] = {
+		FTPU_REF_DEVICE_SPEC_CONFIG(ICEBREAKER), FTPU_REF_DEVICE_SPEC_CONFIG(TANGNANO20K),
+		FTPU_REF_DEVICE_SPEC_CONFIG(ULX3S),	 FTPU_REF_DEVICE_SPEC_CONFIG(ULX3S_45F),
+		FTPU_REF_DEVICE_SPEC_CONFIG(ULX3S_25F),
+	};
 	ftpu_ref_device_default_config(&cfg);
-	if (rows4) /* spec/ftpu.toml [device.device_4p], as sim:rows=4 */
+	if (rows4)
 		cfg = (struct ftpu_ref_device_config)FTPU_REF_DEVICE_SPEC_CONFIG(DEVICE_4P);
+	else if (board >= 0 && (size_t)board < sizeof(boards) / sizeof(boards[0]))
+		cfg = boards[board];
 	ret = ftpu_ref_device_open(&cfg, &d);
 	if (ret) {
 		snprintf(err, err_len, "cannot create the C device model: %s",

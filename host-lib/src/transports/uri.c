@@ -41,14 +41,26 @@ void ftpu__uri_split(const char *uri, size_t *scheme_len, const char **opts)
 
 /* ---- ref -------------------------------------------------------------------------- */
 
-int ftpu__uri_parse_ref(const char *opts, bool *rows4, char *err, size_t err_len)
+int ftpu__uri_parse_ref(const char *opts, bool *rows4, int *board, char *err, size_t err_len)
 {
 	*rows4 = !strcmp(opts, "rows=4");
-	if (opts[0] && !*rows4) {
+	*board = -1;
+	if (!strncmp(opts, "board=", 6))
+		for (int i = 0; ftpu__sim_boards[i]; i++)
+			if (!strcmp(opts + 6, ftpu__sim_boards[i]))
+				*board = i;
+	if (opts[0] && !*rows4 && *board < 0) {
+		char known[128];
+		size_t at = 0;
+		known[0] = '\0';
+		for (int i = 0; ftpu__sim_boards[i] && at < sizeof(known); i++)
+			at += (size_t)snprintf(known + at, sizeof(known) - at, "%s%s", i ? ", " : "",
+					       ftpu__sim_boards[i]);
 		/* a long one elided, so the message ends as written */
 		snprintf(err, err_len,
-			 "ref takes no options but rows=4, the configuration of sim:rows=4 "
-			 "(got \"%.64s%s\")", opts, strlen(opts) > 64 ? "..." : "");
+			 "ref takes no options but rows=4 (sim:rows=4's configuration) or "
+			 "board=NAME (a board's: %s) (got \"%.64s%s\")", known, opts,
+			 strlen(opts) > 64 ? "..." : "");
 		return FTPU_ERR_INVALID;
 	}
 	return FTPU_OK;
@@ -251,6 +263,7 @@ int ftpu__uri_parse_sim(const char *opts, struct ftpu__sim_uri *s, char *err, si
 	s->cols = 0;
 	s->board = -1;
 	s->have_rows = false;
+	s->threads = 1;
 	s->trace[0] = '\0';
 	while (*p) {
 		const char *end = strchr(p, ',');
@@ -296,6 +309,12 @@ int ftpu__uri_parse_sim(const char *opts, struct ftpu__sim_uri *s, char *err, si
 					 SHOWN(vlen, val), known);
 				return FTPU_ERR_UNSUPPORTED;
 			}
+		} else if (klen == 7 && !memcmp(p, "threads", 7)) {
+			if (!parse_uint(val, vlen, &s->threads) || s->threads == 0) {
+				snprintf(err, err_len, "sim option threads=\"%.*s%s\" is not a "
+					 "positive number", SHOWN(vlen, val));
+				return FTPU_ERR_INVALID;
+			}
 		} else if (klen == 5 && !memcmp(p, "trace", 5)) {
 			if (vlen == 0 || vlen >= sizeof(s->trace)) {
 				snprintf(err, err_len, "sim option trace= needs a file name");
@@ -305,7 +324,7 @@ int ftpu__uri_parse_sim(const char *opts, struct ftpu__sim_uri *s, char *err, si
 			s->trace[vlen] = '\0';
 		} else {
 			snprintf(err, err_len,
-				 "unknown sim option \"%.*s%s\" (known: rows, cols, board, trace)",
+				 "unknown sim option \"%.*s%s\" (known: rows, cols, board, threads, trace)",
 				 SHOWN(klen, p));
 			return FTPU_ERR_INVALID;
 		}

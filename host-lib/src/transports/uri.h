@@ -23,9 +23,10 @@
  * *opts. */
 void ftpu__uri_split(const char *uri, size_t *scheme_len, const char **opts);
 
-/* ref: no options, or "rows=4" (*rows4: the device_4p configuration that
- * sim:rows=4 runs). */
-int ftpu__uri_parse_ref(const char *opts, bool *rows4, char *err, size_t err_len);
+/* ref: no options, "rows=4" (*rows4: the device_4p configuration that
+ * sim:rows=4 runs) or "board=NAME" (*board: the index into ftpu__sim_boards
+ * of the board whose configuration the model takes, else -1). */
+int ftpu__uri_parse_ref(const char *opts, bool *rows4, int *board, char *err, size_t err_len);
 
 /* uart: "PATH[@BAUD]", BAUD a whole number FTPU__UART_MIN_BAUD ..=
  * FTPU__UART_MAX_BAUD (default FTPU__UART_DEFAULT_BAUD); path gets PATH
@@ -66,6 +67,7 @@ struct ftpu__sim_uri {
 	unsigned rows, cols;
 	int board;  /* index into ftpu__sim_boards, -1 for none */
 	bool have_rows; /* rows= or cols= was given */
+	unsigned threads; /* simulation threads, threads= (1 unless given) */
 	char trace[FTPU__SIM_TRACE_MAX]; /* "" for none */
 };
 extern const char *const ftpu__sim_boards[]; /* NULL-terminated */
