@@ -159,10 +159,10 @@ MODELS += control
 # InFlight 8 as matrix_unit_4p) with small memories, so that range faults
 # and chunked GEMMs are cheap to reach. Both run the control core
 # (ControlCore=1, the default) with the firmware's ROM image.
-# device_16_t2 is device_16 Verilated for two threads (sim:threads=2): the
-# array split between two CPUs, ~1.35x the cycles a second, for one long
-# simulation such as make demo. Tests use the single-threaded models, two
-# of which run at once under make -j2.
+# device_16_t2 is device_16 Verilated for two threads (sim:threads=2,
+# fashion_mnist --threads 2): faster only where both threads get a core to
+# themselves (docs/demo.md, Why these defaults). Tests and the demo use the
+# single-threaded models, two of which run at once under make -j2.
 # $(1) model name, $(2) configuration name (default: the model's),
 # $(3) simulation threads (default 1).
 define device_model
