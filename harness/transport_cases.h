@@ -222,7 +222,8 @@ static void *tc_hangup_main(void *arg)
  */
 static inline void tc_disconnect(struct tc_link *l)
 {
-	const size_t m = 64, k = 64, n = 64; /* ~0.5 s of link on the device */
+	/* well past the hang-up on any link: 64^3 finished in ~145 ms on sim */
+	const size_t m = 128, k = 128, n = 128;
 	const unsigned timeout_ms = 1500;
 	struct rng r = { ftpu_test_seed() };
 	float *a = tc_matrix(&r, m * k), *b = tc_matrix(&r, k * n), *c = calloc(m * n, 4);
