@@ -6,48 +6,51 @@
 // Subnormal inputs count as signed zeros (DAZ); a product below the smallest
 // normal becomes a signed zero (FTZ), one beyond the fp32 range +-Inf; every
 // NaN result is the canonical 0x7FC00000. Purely combinational.
+//
+// One process with local variables: the simulated array evaluates 256 of
+// these every cycle, and Verilator keeps locals in registers where it
+// stores every continuously assigned signal in the model.
 module ftpu_bf16_mul (
   input  logic [15:0] a_i,
   input  logic [15:0] b_i,
   output logic [31:0] p_o
 );
-  logic       a_sign, b_sign, p_sign;
-  logic [7:0] a_exp, b_exp;
-  logic [6:0] a_frac, b_frac;
-  assign {a_sign, a_exp, a_frac} = a_i;
-  assign {b_sign, b_exp, b_frac} = b_i;
-  assign p_sign = a_sign ^ b_sign;
+  always_comb begin : p_mul
+    logic       a_sign, b_sign, p_sign;
+    logic [7:0] a_exp, b_exp;
+    logic [6:0] a_frac, b_frac;
+    logic       a_zero, b_zero, a_inf, b_inf, a_nan, b_nan;
+    logic [15:0] sig;
+    logic        carry;
+    logic [9:0]  exp_sum;
+    logic        underflow, overflow;
+    logic [7:0]  p_exp;
+    logic [22:0] p_frac;
 
-  // Operand classes; exponent 0 is zero or (by DAZ) a subnormal.
-  logic a_zero, b_zero, a_inf, b_inf, a_nan, b_nan;
-  assign a_zero = (a_exp == 8'h00);
-  assign b_zero = (b_exp == 8'h00);
-  assign a_inf  = (a_exp == 8'hFF) && (a_frac == 7'd0);
-  assign b_inf  = (b_exp == 8'hFF) && (b_frac == 7'd0);
-  assign a_nan  = (a_exp == 8'hFF) && (a_frac != 7'd0);
-  assign b_nan  = (b_exp == 8'hFF) && (b_frac != 7'd0);
+    {a_sign, a_exp, a_frac} = a_i;
+    {b_sign, b_exp, b_frac} = b_i;
+    p_sign = a_sign ^ b_sign;
 
-  // 1.f x 1.f lies in [1, 4): bit 15 says whether it reached 2.
-  logic [15:0] sig;
-  logic        carry;
-  assign sig   = {1'b1, a_frac} * {1'b1, b_frac};
-  assign carry = sig[15];
+    // Operand classes; exponent 0 is zero or (by DAZ) a subnormal.
+    a_zero = (a_exp == 8'h00);
+    b_zero = (b_exp == 8'h00);
+    a_inf  = (a_exp == 8'hFF) && (a_frac == 7'd0);
+    b_inf  = (b_exp == 8'hFF) && (b_frac == 7'd0);
+    a_nan  = (a_exp == 8'hFF) && (a_frac != 7'd0);
+    b_nan  = (b_exp == 8'hFF) && (b_frac != 7'd0);
 
-  // Biased result exponent plus 127, kept wide enough for both range ends:
-  // exp_sum - 127 is the result's biased exponent.
-  logic [9:0] exp_sum;
-  assign exp_sum = {2'b00, a_exp} + {2'b00, b_exp} + {9'd0, carry};
+    // 1.f x 1.f lies in [1, 4): bit 15 says whether it reached 2.
+    sig   = {1'b1, a_frac} * {1'b1, b_frac};
+    carry = sig[15];
 
-  logic underflow, overflow;
-  assign underflow = (exp_sum <= 10'd127);       // biased exponent <= 0
-  assign overflow  = (exp_sum >= 10'd382);       // biased exponent >= 255
+    // Biased result exponent plus 127, kept wide enough for both range
+    // ends: exp_sum - 127 is the result's biased exponent.
+    exp_sum   = {2'b00, a_exp} + {2'b00, b_exp} + {9'd0, carry};
+    underflow = (exp_sum <= 10'd127);       // biased exponent <= 0
+    overflow  = (exp_sum >= 10'd382);       // biased exponent >= 255
+    p_exp     = 8'(exp_sum - 10'd127);
+    p_frac    = carry ? {sig[14:0], 8'd0} : {sig[13:0], 9'd0};
 
-  logic [7:0]  p_exp;
-  logic [22:0] p_frac;
-  assign p_exp  = 8'(exp_sum - 10'd127);
-  assign p_frac = carry ? {sig[14:0], 8'd0} : {sig[13:0], 9'd0};
-
-  always_comb begin
     if (a_nan || b_nan || (a_inf && b_zero) || (b_inf && a_zero))
       p_o = 32'h7FC0_0000;
     else if (a_inf || b_inf || overflow)
