@@ -108,8 +108,8 @@ module ftpu_fp32_add #(
   // than masking the input by the shift amount. One process with local
   // variables: Verilator keeps the levels in registers instead of storing
   // each in the model, and the array's 256 adders are most of the
-  // simulation's time (the demo's step 1.3x faster with this, the
-  // normalizer's and the multiplier's; the same netlist in Yosys).
+  // simulation's time (a demo step ~1.2x faster with this, the
+  // normalizer's and the multiplier's; Yosys maps it to the same cells).
   logic [31:0] big_ext, small_aligned, sum2;
   always_comb begin : p_align
     logic [26:0] a4, a3, a2, a1, a0;
