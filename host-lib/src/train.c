@@ -5,17 +5,19 @@
  * that keep the fp32 weights, biases and optimizer slots in the
  * accumulator memory (the vector memory, docs/vector.md).
  *
- *   forward   X (bf16, sent) -> UB; per layer Z = A W (tiles in WM), + b,
- *             ReLU (VMAX), bf16 copy into UB for the next layer; the last
- *             layer's Z (the logits, fp32) goes to the host.
+ *   forward   the weights' bf16 tiles (CONVERT into WM, beside the first
+ *             layer's matmuls); X (bf16 or bytes, sent) -> UB; per layer
+ *             Z = A W (tiles in WM), + b, ReLU (VMAX), bf16 copy into UB
+ *             for the next layer; the last layer's Z (the logits, fp32)
+ *             goes to the host.
  *   host      softmax cross-entropy: the loss and dZ = (softmax - onehot)
  *             / rows, sent back as bf16 (the device has no exp).
  *   backward  per layer, last first: dZ^T into UB (CONVERT TRANSPOSE),
  *             db = the sum of dZ over the batch (a fixed tree of VADDs),
  *             dW^T = dZ^T A (A's tiles copied into WM), dA = dZ W^T,
  *             dZ of the layer below = dA where its output was > 0 (VSEL);
- *             then the optimizer over every parameter at once, and the
- *             bf16 tiles of the new weights (CONVERT, CONVERT TRANSPOSE).
+ *             W's update beside the next rows' dW^T matmuls, then the
+ *             biases'.
  *
  * Layouts (N = the array's size, Bp = the batch rounded up to N, D = a
  * width rounded up to N, "[a][b]" = vector index a * |b| + b):
@@ -79,7 +81,7 @@ struct ftpu_trainer {
 	uint32_t ub_dzt;     /* dZ^T of the layer being done */
 	size_t flat;         /* ftpu_train_size() */
 
-	struct words fwd, bwd, refresh;
+	struct words fwd, bwd;
 	/* X's inline data: piece j (batch rows [j * x_piece, + x_piece)) of input
 	 * chunk kc at fwd.w + x_at[kc * x_pieces + j] (SIZE_MAX: no rows) */
 	size_t *x_at;
@@ -187,6 +189,37 @@ static void tile_matmul(struct words *p, uint32_t wm_row, bool first, uint32_t n
 
 /* ---- the programs ------------------------------------------------------------- */
 
+/* The bf16 tiles of W for input chunks [k0, k0 + kn): the forward pass's. */
+static void emit_fwd_tiles(ftpu_trainer *t, struct words *p, const struct layer *y, uint32_t k0,
+			   uint32_t kn)
+{
+	const uint32_t N = t->N, off = k0 * y->oc * N;
+	move(p, FTPU_OP_CONVERT, FTPU_MEM_WM | FTPU_TRANSPOSE_CONVERT, kn * y->oc * N,
+	     t->acc_p + y->pw + off, y->wm_fwd + off, N);
+}
+
+/* Every layer's tiles but the first one's forward tiles: W for the
+ * forward pass, W^T for propagating gradients down (layers above the
+ * first). */
+static void emit_other_tiles(ftpu_trainer *t, struct words *p)
+{
+	for (size_t l = 0; l < t->cfg.n_layers; l++) {
+		const struct layer *y = &t->L[l];
+		if (l == 0)
+			continue;
+		emit_fwd_tiles(t, p, y, 0, y->kc);
+		move(p, FTPU_OP_CONVERT, FTPU_MEM_WM, y->kc * y->oc * t->N, t->acc_p + y->pw,
+		     y->wm_bwd, t->N);
+	}
+}
+
+/* The forward pass converts the fp32 weights into the tiles it and the
+ * backward pass multiply, so the tiles never lag the weights (an update,
+ * ftpu_train_write). A CONVERT into WM runs beside the matrix unit
+ * (docs/vector.md): the first layer's chunk kc + 1 is converted while the
+ * array multiplies chunk kc, the other layers' tiles beside its last
+ * chunk; only chunk 0's (N + 1 cycles a block) runs before the array
+ * starts, beside X's first chunk arriving. */
 static void emit_forward(ftpu_trainer *t, struct words *p)
 {
 	const uint32_t N = t->N, Bp = t->Bp;
@@ -207,11 +240,18 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 		return;
 	}
 	t->x_pieces = pieces, t->x_piece = piece;
+	emit_fwd_tiles(t, p, first, 0, 1);
 	for (uint32_t kc = 0; kc <= first->kc; kc++)
 		for (uint32_t oc = 0; oc < first->oc; oc++) {
 			if (kc > 0)
 				tile_matmul(p, first->wm_fwd + ((kc - 1) * first->oc + oc) * N, kc == 1,
 					    Bp, first->ub_in + (kc - 1) * Bp, first->z + oc * Bp);
+			if (kc > 0 && oc == 0) {
+				if (kc < first->kc)
+					emit_fwd_tiles(t, p, first, kc, 1);
+				else
+					emit_other_tiles(t, p);
+			}
 			if (kc == first->kc)
 				continue;
 			const uint32_t v0 = oc * piece;
@@ -249,21 +289,6 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 		     top->z + (top->oc - 1) * Bp, t->last_words);
 	else
 		emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, Bp, top->z + (top->oc - 1) * Bp, 0);
-}
-
-/* The bf16 tiles of the current weights: W for the forward pass, W^T for
- * propagating gradients down. */
-static void emit_weight_tiles(ftpu_trainer *t, struct words *p)
-{
-	const uint32_t N = t->N;
-	for (size_t l = 0; l < t->cfg.n_layers; l++) {
-		const struct layer *y = &t->L[l];
-		uint32_t n = y->kc * y->oc * N;
-		move(p, FTPU_OP_CONVERT, FTPU_MEM_WM | FTPU_TRANSPOSE_CONVERT, n, t->acc_p + y->pw,
-		     y->wm_fwd, N);
-		if (l > 0)
-			move(p, FTPU_OP_CONVERT, FTPU_MEM_WM, n, t->acc_p + y->pw, y->wm_bwd, N);
-	}
 }
 
 /* Sums the Bp vectors at base into dst, pairwise from both ends: a fixed
@@ -442,7 +467,6 @@ static void emit_backward(ftpu_trainer *t, struct words *p)
 
 	for (size_t l = 0; l < nl; l++)
 		emit_update(t, p, t->L[l].pb, t->L[l].oc);
-	emit_weight_tiles(t, p);
 }
 
 /* ---- layout ------------------------------------------------------------------- */
@@ -907,12 +931,6 @@ int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *va
 		flat_place(t, i, &v, &lane);
 		p.w[at[v / MAX_N] + (size_t)(v % MAX_N) * N + lane] = ftpu_f32_bits(values[i]);
 	}
-	if (part == FTPU_TRAIN_PARAMS)
-		emit_words(&p, t->refresh.w, t->refresh.n);
-	if (p.oom) {
-		free(p.w);
-		return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_write: out of memory");
-	}
 	ftpu__lock(t->dev);
 	begin_stats(t);
 	if (!(ret = check_owner(t, "ftpu_train_write")) && !(ret = run(t, p.w, p.n, NULL, 0)))
@@ -945,7 +963,7 @@ void ftpu_train_destroy(ftpu_trainer *t)
 {
 	if (!t)
 		return;
-	free(t->fwd.w), free(t->bwd.w), free(t->refresh.w), free(t->x_at);
+	free(t->fwd.w), free(t->bwd.w), free(t->x_at);
 	free(t->data), free(t->lg), free(t->dz);
 	ftpu__host_train_destroy(t->host);
 	free(t);
@@ -1005,7 +1023,8 @@ static int check_config(const struct ftpu_train_config *c, char *why, size_t len
 	return FTPU_OK;
 }
 
-/* The constants, the identity tile, zeroed slots, the first weight tiles. */
+/* The constants, the identity tile, zeroed parameters and slots (the
+ * forward pass converts the weight tiles). */
 static int emit_init(ftpu_trainer *t, struct words *p)
 {
 	const uint32_t N = t->N;
@@ -1035,7 +1054,6 @@ static int emit_init(ftpu_trainer *t, struct words *p)
 	uint32_t zero_n = t->pn * (adam ? 4 : 3);
 	vop(p, FTPU_OP_VSEL, FTPU_VECTOR_B_FIXED | FTPU_VECTOR_C_FIXED, zero_n, t->acc_p,
 	    t->acc_k + K_ZERO, t->acc_k + K_ZERO, t->acc_p);
-	emit_weight_tiles(t, p);
 	return p->oom ? FTPU_ERR_NOMEM : FTPU_OK;
 }
 
@@ -1111,13 +1129,12 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 	struct words init = { 0 };
 	emit_forward(t, &t->fwd);
 	emit_backward(t, &t->bwd);
-	emit_weight_tiles(t, &t->refresh);
 	ret = emit_init(t, &init);
 	t->data_words = ((size_t)(top->oc - 1) * t->N + t->last_words) * t->Bp;
 	t->data = malloc((t->data_words + 1) * sizeof(*t->data));
 	t->dz = malloc(cfg->batch * t->widths[cfg->n_layers] * sizeof(*t->dz));
 	t->lg = malloc(cfg->batch * t->widths[cfg->n_layers] * sizeof(*t->lg));
-	if (ret || t->fwd.oom || t->bwd.oom || t->refresh.oom || !t->data || !t->dz || !t->lg) {
+	if (ret || t->fwd.oom || t->bwd.oom || !t->data || !t->dz || !t->lg) {
 		free(init.w);
 		ret = ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_train_create: out of memory");
 		goto fail;

@@ -219,9 +219,9 @@ module ftpu_core #(
 
   // vector unit: its ports, all idle without one
   logic              vu_busy;
-  logic              vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr;
+  logic              vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr;
   logic              vu_acc_rdx, vu_acc_rd2, vu_acc_rd3;
-  logic [AccAw-1:0]  vu_acc_rd_addr, vu_acc_wr_addr, vu_acc_rd2_addr, vu_acc_rd3_addr;
+  logic [AccAw-1:0]  vu_acc_wr_addr, vu_acc_rd2_addr, vu_acc_rd3_addr;
   logic [AccAw-1:0]  vu_acc_rdx_addr;
   logic [VW-1:0]     vu_acc_wr_mask;
   logic [UbAw-1:0]   vu_ub_rd_addr, vu_ub_wr_addr;
@@ -242,9 +242,6 @@ module ftpu_core #(
       .w1_i         (a),
       .w2_i         (b),
       .busy_o       (vu_busy),
-      .acc_rd_o     (vu_acc_rd),
-      .acc_rd_addr_o(vu_acc_rd_addr),
-      .acc_data_i   (acc_q),
       .acc_rdx_o    (vu_acc_rdx),
       .acc_rdx_addr_o(vu_acc_rdx_addr),
       .acc_datax_i  (acc_qx),
@@ -274,8 +271,8 @@ module ftpu_core #(
   end else begin : g_no_vector_unit
     // Its opcodes are OPCODE faults (ftpu_core_check): never dispatched.
     assign vu_busy = 1'b0;
-    assign {vu_acc_rd, vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr} = '0;
-    assign {vu_acc_rd_addr, vu_acc_wr_addr, vu_ub_rd_addr, vu_ub_wr_addr} = '0;
+    assign {vu_acc_wr, vu_ub_rd, vu_ub_wr, vu_wm_rd, vu_wm_wr} = '0;
+    assign {vu_acc_wr_addr, vu_ub_rd_addr, vu_ub_wr_addr} = '0;
     assign {vu_acc_rd2, vu_acc_rd3, vu_acc_rd2_addr, vu_acc_rd3_addr} = '0;
     assign {vu_acc_rdx, vu_acc_rdx_addr, vu_acc_wr_mask} = '0;
     logic unused_vu_data;  // the operand ports exist only with the unit
@@ -312,7 +309,7 @@ module ftpu_core #(
     .fault_o    (fault)
   );
 
-  ftpu_core_hazards #(.InFlight(InFlight)) u_hazards (
+  ftpu_core_hazards #(.InFlight(InFlight), .Rows(N)) u_hazards (
     .clk_i,
     .rst_ni,
     .op_i        (op),
@@ -357,7 +354,7 @@ module ftpu_core #(
     .act_acc_gnt_o(act_acc_gnt), .act_acc_addr_i(act_acc_addr), .act_ub_wr_i(act_ub_wr),
     .act_ub_addr_i(act_ub_addr), .act_ub_data_i(act_ub_data),
     .ou_req_i(ou_req), .ou_acc_i(ou_acc), .ou_gnt_o(ou_gnt), .ou_addr_i(ou_addr),
-    .vu_acc_rd_i(vu_acc_rd), .vu_acc_rd_addr_i(vu_acc_rd_addr), .vu_acc_wr_i(vu_acc_wr),
+    .vu_acc_wr_i(vu_acc_wr),
     .vu_acc_rdx_i(vu_acc_rdx), .vu_acc_rdx_addr_i(vu_acc_rdx_addr),
     .vu_acc_rd2_i(vu_acc_rd2), .vu_acc_rd2_addr_i(vu_acc_rd2_addr),
     .vu_acc_rd3_i(vu_acc_rd3), .vu_acc_rd3_addr_i(vu_acc_rd3_addr),

@@ -17,10 +17,18 @@
 // writes an ACC row it reads or writes, and while it runs LOAD_WEIGHTS and
 // MATMULs that keep off its rows dispatch (the training step's optimizer
 // overlaps the next gradient's matmuls: docs/vector.md). It waits for the
-// other units and they for it. CONVERT and COPY run alone: they wait for
-// every unit, and every instruction waits while they run.
+// other units and they for it. A CONVERT into WM (its ACC reads on the
+// unit's own port, its writes on WM's write port, which no other unit
+// uses) runs beside the matrix unit too: it dispatches when no running
+// MATMUL writes the ACC rows it reads and no tile is being loaded, and
+// while it runs MATMULs off those rows and LOAD_WEIGHTS off the WM rows it
+// writes dispatch (the training step converts the next tiles while the
+// array multiplies: docs/training.md). A HOST_READ into UB may run beside
+// either. CONVERT into UB and COPY run alone: they wait for every unit,
+// and every instruction waits while they run.
 module ftpu_core_hazards #(
   parameter int  InFlight = ftpu_pkg::DEFAULT_InFlight,
+  parameter int  Rows     = ftpu_pkg::DEFAULT_N,  // a tile's WM rows
   localparam int SbDepth  = InFlight + 2,
   localparam int SbW      = $clog2(SbDepth)
 ) (
@@ -60,6 +68,7 @@ module ftpu_core_hazards #(
   localparam logic [1:0] MemAcc = ftpu_pkg::MEM_ACC;
   localparam logic [7:0] OpVadd = ftpu_pkg::OP_VADD, OpVseed = ftpu_pkg::OP_VSEED;
   localparam logic [7:0] OpVmac = ftpu_pkg::OP_VMAC, OpVsel = ftpu_pkg::OP_VSEL;
+  localparam logic [7:0] OpConvert = ftpu_pkg::OP_CONVERT;
   localparam logic [7:0] BFixed = ftpu_pkg::VECTOR_B_FIXED, CFixed = ftpu_pkg::VECTOR_C_FIXED;
 
   // [alo, ahi) and [blo, bhi) intersect
@@ -91,6 +100,10 @@ module ftpu_core_hazards #(
   assign z_hi = !uses_z ? z_lo : z_lo + ((flags_i & CFixed) != '0 ? 18'd1 : 18'(n_i));
   assign d_lo = 18'(w2_i[15:0]);
   assign d_hi = d_lo + 18'(n_i);
+
+  // A CONVERT into WM: ACC rows a.. read, WM rows b.. written.
+  logic cvt_wm;
+  assign cvt_wm = op_i == OpConvert && flags_i[1:0] == MemWm;
 
   // ---- the scoreboard ------------------------------------------------------------
   logic [SbDepth-1:0] valid_q;
@@ -124,29 +137,45 @@ module ftpu_core_hazards #(
   end
 
   // ---- the running vector op's rows ------------------------------------------------
-  logic        vu_vec_q;  // the vector unit runs a vector op (else CONVERT/COPY)
+  // A vector op's rows are all ACC; a CONVERT into WM's are its ACC
+  // source (x) and its WM destination (w).
+  logic        vu_vec_q;  // the vector unit runs a vector op
+  logic        vu_cvt_q;  // ... a CONVERT into WM (neither: CONVERT into UB, COPY)
   logic [17:0] vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q, vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q;
+  logic [17:0] vw_lo_q, vw_hi_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       vu_vec_q <= 1'b0;
+      vu_cvt_q <= 1'b0;
       {vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q, vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q} <= '0;
+      {vw_lo_q, vw_hi_q} <= '0;
     end else if (vu_go_i) begin
       vu_vec_q <= vec_op;
-      {vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q} <= {x_lo, x_hi, y_lo, y_hi};
-      {vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q} <= {z_lo, z_hi, d_lo, d_hi};
+      vu_cvt_q <= cvt_wm;
+      if (cvt_wm) begin
+        {vx_lo_q, vx_hi_q, vw_lo_q, vw_hi_q} <= {a_lo, a_hi, b_lo, b_hi};
+        {vy_lo_q, vy_hi_q, vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q} <= '0;  // empty ranges
+      end else begin
+        {vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q} <= {x_lo, x_hi, y_lo, y_hi};
+        {vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q} <= {z_lo, z_hi, d_lo, d_hi};
+        {vw_lo_q, vw_hi_q} <= '0;
+      end
     end
   end
-  // May the instruction run beside the vector unit? LOAD_WEIGHTS (WM) and
-  // a MATMUL off the vector op's ACC rows (its UB and WM are not touched).
-  logic vu_beside;
+  // May the instruction run beside the vector unit? A HOST_READ into UB
+  // (the unit touches ACC, and WM), LOAD_WEIGHTS off the WM rows a CONVERT
+  // writes, a MATMUL off the unit's ACC rows (MATMUL reads UB and writes
+  // ACC; its tiles are loaded by LOAD_WEIGHTS).
+  logic vu_beside, vu_acc_b;
+  assign vu_acc_b = ov(vx_lo_q, vx_hi_q, b_lo, b_hi) || ov(vy_lo_q, vy_hi_q, b_lo, b_hi) ||
+                    ov(vz_lo_q, vz_hi_q, b_lo, b_hi) || ov(vd_lo_q, vd_hi_q, b_lo, b_hi);
   always_comb begin
     unique case (op_i)
-      OpLoad:   vu_beside = vu_vec_q;
-      OpMatmul: vu_beside = vu_vec_q && !ov(vx_lo_q, vx_hi_q, b_lo, b_hi) &&
-                            !ov(vy_lo_q, vy_hi_q, b_lo, b_hi) &&
-                            !ov(vz_lo_q, vz_hi_q, b_lo, b_hi) &&
-                            !ov(vd_lo_q, vd_hi_q, b_lo, b_hi);
-      default:  vu_beside = 1'b0;
+      OpHostRead: vu_beside = (vu_vec_q || vu_cvt_q) && mem_i == MemUb;
+      OpLoad:     vu_beside = (vu_vec_q || vu_cvt_q) &&
+                              !ov(vw_lo_q, vw_hi_q, a_lo, a_lo + 18'(Rows));
+      OpMatmul:   vu_beside = (vu_vec_q || vu_cvt_q) && !vu_acc_b;
+      default:    vu_beside = 1'b0;
     endcase
   end
 
@@ -219,7 +248,10 @@ module ftpu_core_hazards #(
       OpActivate:  wait_op = act_busy_i || sb_acc_a || sb_ub_u || (ou_u && !ou_acc_i);
       OpHostWrite: wait_op = ou_busy_i || ev_busy_i ||
                             ((mem_i == MemAcc) ? sb_acc_a : act_ub_a);
-      default:     wait_op = !units_idle_o;  // SYNC, CONVERT, COPY
+      OpConvert:   wait_op = cvt_wm ? vu_busy_i || act_busy_i || ou_busy_i || ev_busy_i ||
+                                      sb_acc_a || mu_loading_i
+                                    : !units_idle_o;
+      default:     wait_op = !units_idle_o;  // SYNC, COPY
     endcase
   end
 

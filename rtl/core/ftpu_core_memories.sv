@@ -10,10 +10,12 @@
 // skips a cycle (hold) for a unit that waited in the previous one, so
 // ACTIVATE and HOST_WRITE progress while long MATMULs run (at most every
 // other cycle; HOST_WRITE needs one read per N/2 or N link words).
-// The vector unit's CONVERT and COPY run while every other unit is idle
-// (ftpu_core_hazards), so their ports simply join the muxes; its vector
-// ops use ACC ports of their own (three wide reads, one wide write) and
-// run beside MATMULs on other rows. The assertions below check that.
+// The vector unit's COPY and CONVERT into UB run while every other unit is
+// idle (ftpu_core_hazards), so their UB and WM ports simply join the muxes;
+// its vector ops and CONVERT's reads use ACC ports of their own (three
+// wide reads, one wide write), and WM's write port is the unit's or the
+// decoder's, so vector ops and CONVERT into WM run beside MATMULs on other
+// rows. The assertions below check that.
 module ftpu_core_memories #(
   parameter int  N           = ftpu_pkg::DEFAULT_N,
   parameter int  UbVectors   = ftpu_pkg::DEFAULT_UbVectors,
@@ -55,9 +57,7 @@ module ftpu_core_memories #(
   input  logic             ou_acc_i,      // reads ACC (else UB)
   output logic             ou_gnt_o,
   input  logic [OuAw-1:0]  ou_addr_i,
-  // the vector unit (port 1 and UB/WM: CONVERT/COPY, alone)
-  input  logic             vu_acc_rd_i,
-  input  logic [AccAw-1:0] vu_acc_rd_addr_i,
+  // the vector unit
   input  logic             vu_acc_rdx_i,       // its streamed operands, V rows
   input  logic [AccAw-1:0] vu_acc_rdx_addr_i,  // from the address each (ports
   input  logic             vu_acc_rd2_i,       // of their own, built with the
@@ -152,8 +152,8 @@ module ftpu_core_memories #(
   assign acc_we    = mu_acc_wr_i || vec_acc;
   assign acc_waddr = mu_acc_wr_i ? mu_acc_wr_addr_i : vec_addr_i[AccAw-1:0];
   assign acc_wdata = mu_acc_wr_i ? mu_acc_wr_data_i : vec_data_i;
-  assign acc_re    = mu_acc_rd_i || vu_acc_rd_i || act_acc_req_i || (ou_req_i && ou_acc_i);
-  assign acc_raddr = mu_acc_rd_i ? mu_acc_rd_addr_i : vu_acc_rd_i ? vu_acc_rd_addr_i :
+  assign acc_re    = mu_acc_rd_i || act_acc_req_i || (ou_req_i && ou_acc_i);
+  assign acc_raddr = mu_acc_rd_i ? mu_acc_rd_addr_i :
                      act_acc_req_i ? act_acc_addr_i : ou_addr_i[AccAw-1:0];
   always_ff @(posedge clk_i) begin
     if (acc_re) acc_q_o <= acc_mem[acc_raddr];
@@ -217,7 +217,7 @@ module ftpu_core_memories #(
   `FTPU_ASSERT_ONEHOT0(a_ub_rd_grant, clk_i, rst_ni,
                        {mu_ub_rd_i, vu_ub_rd_i, ou_gnt_o && !ou_acc_i})
   `FTPU_ASSERT_ONEHOT0(a_acc_rd_grant, clk_i, rst_ni,
-                       {mu_acc_rd_i, vu_acc_rd_i, act_acc_gnt_o, ou_gnt_o && ou_acc_i})
+                       {mu_acc_rd_i, act_acc_gnt_o, ou_gnt_o && ou_acc_i})
   `FTPU_ASSERT_ONEHOT0(a_wm_rd_grant, clk_i, rst_ni, {mu_wm_rd_i, vu_wm_rd_i})
   `FTPU_ASSERT_ONEHOT0(a_ub_wr_grant, clk_i, rst_ni, {act_ub_wr_i, vu_ub_wr_i, vec_ub})
   `FTPU_ASSERT_ONEHOT0(a_wm_wr_grant, clk_i, rst_ni, {vu_wm_wr_i, vec_wm})

@@ -11,9 +11,12 @@
 // The instruction is checked upstream (ftpu_core_check: ranges apart or
 // equal). A vector op uses only its own ACC ports (the three wide read
 // ports and the wide write), so it runs beside MATMULs whose ACC rows it
-// does not touch (ftpu_core_hazards); CONVERT and COPY share the narrow
-// ports and run alone. Each source is read before the destination row of
-// the same index is written, which is what "apart or equal" needs.
+// does not touch (ftpu_core_hazards). CONVERT reads ACC on the x port too
+// (a vector a cycle, the first of its V rows), so a CONVERT into WM, whose
+// writes use WM's write port, runs beside them as well; CONVERT into UB and
+// COPY share UB's ports and run alone. Each source is read before the
+// destination row of the same index is written, which is what "apart or
+// equal" needs.
 //
 // Timing. Vector ops: the FIXED operands are read once first, in one
 // cycle, on the y and z ports (the first of their V rows is kept); then
@@ -46,13 +49,9 @@ module ftpu_vector_unit #(
   input  logic [31:0]         w1_i,
   input  logic [31:0]         w2_i,
   output logic                busy_o,
-  // ACC (data the cycle after a read): port 1 a vector (CONVERT); the
-  // operands and the results V vectors from the row given on, vector k at
-  // [k*N*32 +: N*32]
-  output logic                acc_rd_o,
-  output logic [AccAddrW-1:0] acc_rd_addr_o,
-  input  logic [N*32-1:0]     acc_data_i,
-  output logic                acc_rdx_o,      // x
+  // ACC (data the cycle after a read): the operands and the results V
+  // vectors from the row given on, vector k at [k*N*32 +: N*32]
+  output logic                acc_rdx_o,      // x, and CONVERT's source
   output logic [AccAddrW-1:0] acc_rdx_addr_o,
   input  logic [V*N*32-1:0]   acc_datax_i,
   output logic                acc_rd2_o,      // y
@@ -137,8 +136,9 @@ module ftpu_vector_unit #(
   assign x_row = a_q + 17'(ri_q);
   assign y_row = b_q + 17'(ri_q);
   assign z_row = c_q + 17'(ri_q);
-  assign acc_rdx_o      = state_q == StStream;
-  assign acc_rdx_addr_o = x_row[AccAddrW-1:0];
+  logic move_rd;
+  assign acc_rdx_o      = state_q == StStream || (move_rd && convert_q);
+  assign acc_rdx_addr_o = x_row[AccAddrW-1:0];  // CONVERT's source row: the same a + i
   assign acc_rd2_o      = (state_q == StStream && bstream_q) || (state_q == StFixed && fix_b_q);
   assign acc_rd2_addr_o = y_row[AccAddrW-1:0];
   assign acc_rd3_o      = (state_q == StStream && cstream_q) || (state_q == StFixed && fix_c_q);
@@ -146,15 +146,13 @@ module ftpu_vector_unit #(
   logic tag_x_q, tag_y_q, tag_z_q;  // the wide ports read streamed operands last cycle
 
   // ---- reads ------------------------------------------------------------------------
-  logic move_rd, blk_more;
+  logic blk_more;
   assign blk_more = blk_q + 16'(N) != n_q;  // a block follows this one
   assign move_rd = state_q == StMove || state_q == StBlkRead ||
                    (state_q == StBlkWrite && blk_more);
 
   logic [16:0] src_row;
   assign src_row = a_q + 17'(ri_q);
-  assign acc_rd_o      = move_rd && convert_q;
-  assign acc_rd_addr_o = src_row[AccAddrW-1:0];
   assign ub_rd_o       = move_rd && !convert_q && smem_q == MemUb;
   assign ub_rd_addr_o  = src_row[UbAddrW-1:0];
   assign wm_rd_o       = move_rd && !convert_q && smem_q == MemWm;
@@ -178,7 +176,7 @@ module ftpu_vector_unit #(
   logic [N*16-1:0] blk_rows_q [N];
   for (genvar l = 0; l < N; l++) begin : g_move
     logic [15:0] cvt;
-    ftpu_f32_to_bf16 u_cvt (.x_i(acc_data_i[l*32 +: 32]), .y_o(cvt));
+    ftpu_f32_to_bf16 u_cvt (.x_i(acc_datax_i[l*32 +: 32]), .y_o(cvt));
     assign moved[l*16 +: 16] = convert_q ? cvt :
                                (smem_q == MemUb) ? ub_data_i[l*16 +: 16] : wm_data_i[l*16 +: 16];
     // column row_q of the block: element l is row l's element row_q
@@ -257,7 +255,7 @@ module ftpu_vector_unit #(
       // What this cycle's read returns next cycle.
       tag_fb_q    <= state_q == StFixed && fix_b_q;
       tag_fc_q    <= state_q == StFixed && fix_c_q;
-      tag_x_q     <= acc_rdx_o;
+      tag_x_q     <= state_q == StStream;
       tag_y_q     <= state_q == StStream && bstream_q;
       tag_z_q     <= state_q == StStream && cstream_q;
       tag_mv_q    <= state_q == StMove;

@@ -575,6 +575,109 @@ static void test_vector_beside_matmul(void **state)
 	}
 }
 
+/*
+ * CONVERT into WM beside MATMULs and LOAD_WEIGHTS (ftpu_core_hazards), one
+ * program without SYNCs, tile T0 at WM rows W0, MATMULs of m rows:
+ *   MATMUL X T0              -> A0
+ *   CONVERT TRANSPOSE A0[..N) -> W1   waits for A0's MATMUL (reads its rows)
+ *   MATMUL X T0              -> A1   beside the CONVERT (other rows)
+ *   LOAD W1; MATMUL X W1     -> A2   the load waits for the CONVERT's rows
+ *   LOAD W0; CONVERT A0[..N) -> W0   overwrites the tile being loaded: waits
+ *                                    for the load (seen where rows load
+ *                                    RowDelay apart, device_4p)
+ *   MATMUL X T0              -> A3   ... so A3 still multiplies T0
+ *   LOAD W0; MATMUL          -> A4   the new tile
+ * and a second one, the array idle when a long CONVERT starts:
+ *   CONVERT P[..3m)          -> W2
+ *   LOAD W0; MATMUL X        -> P + 3m - N   overwrites rows the CONVERT
+ *                                    has yet to read: waits for it
+ *   LOAD W2 + 3m - N; MATMUL X -> Q  the tile converted from P's old rows
+ * Both devices must agree on everything; the results are recomputed here.
+ */
+static void test_vector_convert_beside_matmul(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	const uint32_t N = c->n;
+	for (int round = 0; round < 3; round++) {
+		unsigned m = 4 * N + rng_below(&fx->rng, 4 * N); /* MATMUL rows */
+		uint16_t *X = malloc((size_t)m * N * 2), *T0 = malloc((size_t)N * N * 2);
+		uint16_t *T1 = malloc((size_t)N * N * 2), *T2 = malloc((size_t)N * N * 2);
+		uint32_t *C = malloc((size_t)m * N * 4), *C1 = malloc((size_t)m * N * 4);
+		uint32_t *P = malloc((size_t)3 * m * N * 4);
+		assert_true(X && T0 && T1 && T2 && C && C1 && P);
+		for (size_t e = 0; e < (size_t)m * N; e++)
+			X[e] = rng_bf16_operand(&fx->rng, 10);
+		for (size_t e = 0; e < (size_t)N * N; e++)
+			T0[e] = rng_bf16_operand(&fx->rng, 10);
+		for (size_t e = 0; e < (size_t)3 * m * N; e++)
+			P[e] = (uint32_t)rng_bf16_operand(&fx->rng, 10) << 16 |
+			       (rng_u32(&fx->rng) & 0xFFFF);
+		const uint32_t A0 = 0, A1 = m, A2 = 2 * m, A3 = 3 * m, A4 = 4 * m;
+		const uint32_t W0 = 0, W1 = 2 * N, W2 = 4 * N;
+		struct dh_prog p = { 0 };
+		dh_prog_read_bf16(&p, FTPU_MEM_UB, 0, X, m, N);
+		dh_prog_read_bf16(&p, FTPU_MEM_WM, W0, T0, N, N);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, W0, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, A0);
+		dh_prog_instr(&p, FTPU_OP_CONVERT, FTPU_MEM_WM | FTPU_TRANSPOSE_CONVERT, N, A0, W1);
+		dh_prog_matmul(&p, N, 0, m, 0, A1);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, W1, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, A2);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, W0, 0);
+		dh_prog_instr(&p, FTPU_OP_CONVERT, FTPU_MEM_WM, N, A0, W0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, A3);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, W0, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, A4);
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, 5 * m, A0, 0);
+		sync_instr(fx, &p);
+		struct dh_words w = { 0 };
+		run(fx, &p, &w);
+		assert_int_equal(w.n, (size_t)5 * m * N);
+		/* C = X T0 (A0, A1, A3); T1 = A0[..N) transposed, T2 = A0[..N) */
+		ftpu_ref_gemm(m, N, N, X, N, T0, N, C, N, false);
+		for (size_t k = 0; k < N; k++)
+			for (size_t j = 0; j < N; j++) {
+				T1[k * N + j] = ftpu_f32_to_bf16(C[j * N + k]);
+				T2[k * N + j] = ftpu_f32_to_bf16(C[k * N + j]);
+			}
+		for (size_t e = 0; e < (size_t)m * N; e++) {
+			assert_int_equal(w.w[(size_t)A0 * N + e], C[e]);
+			assert_int_equal(w.w[(size_t)A1 * N + e], C[e]);
+			assert_int_equal(w.w[(size_t)A3 * N + e], C[e]);
+		}
+		ftpu_ref_gemm(m, N, N, X, N, T1, N, C1, N, false);
+		for (size_t e = 0; e < (size_t)m * N; e++)
+			assert_int_equal(w.w[(size_t)A2 * N + e], C1[e]);
+		ftpu_ref_gemm(m, N, N, X, N, T2, N, C1, N, false);
+		for (size_t e = 0; e < (size_t)m * N; e++)
+			assert_int_equal(w.w[(size_t)A4 * N + e], C1[e]);
+		dh_words_free(&w);
+
+		/* the long CONVERT and the MATMUL onto its last rows */
+		const uint32_t Pa = 0, Q = 4 * m, last = 3 * m - N;
+		dh_prog_reset(&p);
+		dh_prog_read_f32(&p, FTPU_MEM_ACC, Pa, P, 3 * m, N);
+		dh_prog_instr(&p, FTPU_OP_CONVERT, FTPU_MEM_WM, 3 * m, Pa, W2);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, W0, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, Pa + last);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, W2 + last, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, Q);
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, m, Q, 0);
+		sync_instr(fx, &p);
+		run(fx, &p, &w);
+		assert_int_equal(w.n, (size_t)m * N);
+		for (size_t e = 0; e < (size_t)N * N; e++)
+			T2[e] = ftpu_f32_to_bf16(P[(size_t)last * N + e]);
+		ftpu_ref_gemm(m, N, N, X, N, T2, N, C1, N, false);
+		for (size_t e = 0; e < (size_t)m * N; e++)
+			assert_int_equal(w.w[e], C1[e]);
+		dh_words_free(&w);
+		dh_prog_free(&p);
+		free(X), free(T0), free(T1), free(T2), free(C), free(C1), free(P);
+	}
+}
+
 #define T16(t) cmocka_unit_test(t)
 
 int main(void)
@@ -585,6 +688,7 @@ int main(void)
 		T16(test_vector_faults),
 		T16(test_vector_ordering),
 		T16(test_vector_beside_matmul),
+		T16(test_vector_convert_beside_matmul),
 	};
 	int fails = cmocka_run_group_tests_name("device_16", tests, setup_16, teardown);
 	fails += cmocka_run_group_tests_name("device_4p", tests, setup_4p, teardown);
