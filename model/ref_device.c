@@ -49,7 +49,9 @@ struct ftpu_ref_device {
 	uint32_t data_at;        /* word index into the target region */
 	unsigned int data_mem;
 	bool data_u8;            /* HOST_READ U8: bytes, stored as bf16(p / 255) */
+	bool data_also_wm;       /* HOST_READ ALSO_WM: each UB vector to WM too */
 	uint32_t data_base;      /* first vector */
+	uint32_t data_wm_base;   /* ... its first WM row */
 	uint32_t *data_vec;      /* the vector being received (n words) */
 	uint32_t *block;         /* CONVERT / COPY: n x n elements in flight */
 
@@ -174,18 +176,21 @@ static uint32_t read_words(const struct ftpu_ref_device *d, unsigned int mem, bo
 }
 
 static void exec_host_read(struct ftpu_ref_device *d, unsigned int flags,
-			   uint32_t n, uint32_t addr)
+			   uint32_t n, uint32_t addr, uint32_t wm_row)
 {
 	unsigned int mem = flags & 3u;
-	bool u8 = flags & FTPU_HOST_READ_U8;
-	if ((flags & ~(3u | FTPU_HOST_READ_U8)) ||
-	    (u8 && (mem != FTPU_MEM_UB || !d->cfg.vector_unit)))
+	bool u8 = flags & FTPU_HOST_READ_U8, also_wm = flags & FTPU_HOST_READ_ALSO_WM;
+	if ((flags & ~(3u | FTPU_HOST_READ_U8 | FTPU_HOST_READ_ALSO_WM)) ||
+	    ((u8 || also_wm) && (mem != FTPU_MEM_UB || !d->cfg.vector_unit)))
 		{ fault(d, FTPU_FAULT_OPCODE); return; }
-	if (!in_range(addr, n, mem_vectors(d, mem)))
+	if (!in_range(addr, n, mem_vectors(d, mem)) ||
+	    (also_wm && !in_range(wm_row, n, d->cfg.wm_rows)))
 		{ fault(d, FTPU_FAULT_RANGE); return; }
 	d->data_mem = mem;
 	d->data_u8 = u8;
+	d->data_also_wm = also_wm;
 	d->data_base = addr;
+	d->data_wm_base = wm_row;
 	d->data_at = 0;
 	d->data_left = n * read_words(d, mem, u8);
 }
@@ -230,6 +235,9 @@ static void host_read_word(struct ftpu_ref_device *d, uint32_t w)
 			memcpy(d->bias + v * n, d->data_vec, n * sizeof(uint32_t));
 			break;
 		}
+		if (d->data_also_wm) /* a UB vector: the same bf16 row in WM */
+			memcpy(d->wm + (v - d->data_base + d->data_wm_base) * n, d->ub + v * n,
+			       n * sizeof(uint16_t));
 	}
 	if (--d->data_left == 0) {
 		d->cnt.instructions++;
@@ -434,7 +442,7 @@ static void execute(struct ftpu_ref_device *d)
 		{ fault(d, FTPU_FAULT_COUNT); return; }
 	switch (op) {
 	case FTPU_OP_HOST_READ:
-		exec_host_read(d, flags, n, a);
+		exec_host_read(d, flags, n, a, b);
 		return; /* retires when its data is in */
 	case FTPU_OP_LOAD_WEIGHTS:
 		exec_load_weights(d, flags, n, a);

@@ -10,7 +10,7 @@
 #define FTPU_SPEC_H
 
 #define FTPU_LINK_VERSION_MAJOR 1u /* protocol major version: INFO VERSION = major << 16 | minor */
-#define FTPU_LINK_VERSION_MINOR 3u /* protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES, HOST_READ U8; 1.3: HOST_WRITE WORDS) */
+#define FTPU_LINK_VERSION_MINOR 4u /* protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES, HOST_READ U8; 1.3: HOST_WRITE WORDS; 1.4: HOST_READ ALSO_WM) */
 #define FTPU_VECTOR_WIDTH 4u /* vectors the vector unit streams per cycle (its ACC operand and result ports are this many vectors wide) */
 #define FTPU_LINK_SYNC 0x55505446u /* header word 0: bytes 'F','T','P','U' on the wire */
 #define FTPU_LINK_HEADER_BYTES 16u /* SYNC, W1, W2, HCRC */
@@ -193,8 +193,9 @@ enum ftpu_vector_op {
 #define FTPU_TRANSPOSE_CONVERT 0x04u
 #define FTPU_TRANSPOSE_COPY 0x10u
 
-/* HOST_READ flags beyond the memory: U8 sends bytes (4 to a word), each stored in UB as bf16 p * 2^-8, which is exact (docs/numerics.md) */
+/* HOST_READ flags beyond the memory, on devices with the vector unit: U8 sends bytes (4 to a word), each stored in UB as bf16(p / 255) (UNORM8, docs/numerics.md); ALSO_WM writes each UB vector also to WM row b + i (the training step's inputs are the weight tiles of its weight gradient, docs/training.md) */
 #define FTPU_HOST_READ_U8 0x04u
+#define FTPU_HOST_READ_ALSO_WM 0x08u
 
 /* HOST_WRITE flags beyond the memory: WORDS sends the first b words of each vector (ACC: lanes 0..b-1; UB: lanes 0..2b-1), the rest of the vector stays on the device */
 #define FTPU_HOST_WRITE_WORDS 0x04u

@@ -7,7 +7,7 @@
 package ftpu_pkg;
 
   localparam int unsigned LINK_VERSION_MAJOR = 1;  // protocol major version: INFO VERSION = major << 16 | minor
-  localparam int unsigned LINK_VERSION_MINOR = 3;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES, HOST_READ U8; 1.3: HOST_WRITE WORDS)
+  localparam int unsigned LINK_VERSION_MINOR = 4;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES, HOST_READ U8; 1.3: HOST_WRITE WORDS; 1.4: HOST_READ ALSO_WM)
   localparam int unsigned VECTOR_WIDTH = 4;  // vectors the vector unit streams per cycle (its ACC operand and result ports are this many vectors wide)
   localparam logic [31:0] LINK_SYNC = 32'h5550_5446;  // header word 0: bytes 'F','T','P','U' on the wire
   localparam int unsigned LINK_HEADER_BYTES = 16;  // SYNC, W1, W2, HCRC
@@ -166,8 +166,9 @@ package ftpu_pkg;
   localparam logic [7:0] TRANSPOSE_CONVERT = 8'h04;
   localparam logic [7:0] TRANSPOSE_COPY = 8'h10;
 
-  // HOST_READ flags beyond the memory: U8 sends bytes (4 to a word), each stored in UB as bf16 p * 2^-8, which is exact (docs/numerics.md)
+  // HOST_READ flags beyond the memory, on devices with the vector unit: U8 sends bytes (4 to a word), each stored in UB as bf16(p / 255) (UNORM8, docs/numerics.md); ALSO_WM writes each UB vector also to WM row b + i (the training step's inputs are the weight tiles of its weight gradient, docs/training.md)
   localparam logic [7:0] HOST_READ_U8 = 8'h04;
+  localparam logic [7:0] HOST_READ_ALSO_WM = 8'h08;
 
   // HOST_WRITE flags beyond the memory: WORDS sends the first b words of each vector (ACC: lanes 0..b-1; UB: lanes 0..2b-1), the rest of the vector stays on the device
   localparam logic [7:0] HOST_WRITE_WORDS = 8'h04;

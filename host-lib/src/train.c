@@ -189,13 +189,14 @@ static void tile_matmul(struct words *p, uint32_t wm_row, bool first, uint32_t n
 
 /* ---- the programs ------------------------------------------------------------- */
 
-/* The bf16 tiles of W for input chunks [k0, k0 + kn): the forward pass's. */
-static void emit_fwd_tiles(ftpu_trainer *t, struct words *p, const struct layer *y, uint32_t k0,
-			   uint32_t kn)
+/* The forward pass's bf16 tiles of W, tiles [i0, i0 + n) (tile i: input
+ * chunk i / oc, output chunk i % oc). */
+static void emit_fwd_tiles(ftpu_trainer *t, struct words *p, const struct layer *y, uint32_t i0,
+			   uint32_t n)
 {
-	const uint32_t N = t->N, off = k0 * y->oc * N;
-	move(p, FTPU_OP_CONVERT, FTPU_MEM_WM | FTPU_TRANSPOSE_CONVERT, kn * y->oc * N,
-	     t->acc_p + y->pw + off, y->wm_fwd + off, N);
+	const uint32_t N = t->N;
+	move(p, FTPU_OP_CONVERT, FTPU_MEM_WM | FTPU_TRANSPOSE_CONVERT, n * N,
+	     t->acc_p + y->pw + i0 * N, y->wm_fwd + i0 * N, N);
 }
 
 /* Every layer's tiles but the first one's forward tiles: W for the
@@ -207,7 +208,7 @@ static void emit_other_tiles(ftpu_trainer *t, struct words *p)
 		const struct layer *y = &t->L[l];
 		if (l == 0)
 			continue;
-		emit_fwd_tiles(t, p, y, 0, y->kc);
+		emit_fwd_tiles(t, p, y, 0, y->kc * y->oc);
 		move(p, FTPU_OP_CONVERT, FTPU_MEM_WM, y->kc * y->oc * t->N, t->acc_p + y->pw,
 		     y->wm_bwd, t->N);
 	}
@@ -216,10 +217,11 @@ static void emit_other_tiles(ftpu_trainer *t, struct words *p)
 /* The forward pass converts the fp32 weights into the tiles it and the
  * backward pass multiply, so the tiles never lag the weights (an update,
  * ftpu_train_write). A CONVERT into WM runs beside the matrix unit
- * (docs/vector.md): the first layer's chunk kc + 1 is converted while the
- * array multiplies chunk kc, the other layers' tiles beside its last
- * chunk; only chunk 0's (N + 1 cycles a block) runs before the array
- * starts, beside X's first chunk arriving. */
+ * (docs/vector.md): the first layer's tiles of input chunk kc + 1 are
+ * converted while the array multiplies chunk kc, a tile after each piece
+ * of X (a piece, which also goes into WM, waits for a CONVERT), the other
+ * layers' tiles beside its last chunk; only chunk 0's run before the array
+ * starts, between X's first pieces. */
 static void emit_forward(ftpu_trainer *t, struct words *p)
 {
 	const uint32_t N = t->N, Bp = t->Bp;
@@ -229,7 +231,8 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 	 * layer's matmuls on chunk kc: the decoder takes a piece while the
 	 * array streams a matmul (the next one dispatches only as this one's
 	 * last vector issues), so the link and the array overlap; the sums go
-	 * in the same order. */
+	 * in the same order. Each piece goes into WM as well (HOST_READ
+	 * ALSO_WM): X's tiles for the first layer's weight gradient. */
 	const struct layer *first = &t->L[0];
 	const bool u8 = t->cfg.input == FTPU_TRAIN_INPUT_U8;
 	const uint32_t pieces = first->oc, piece = (Bp + pieces - 1) / pieces;
@@ -240,29 +243,27 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 		return;
 	}
 	t->x_pieces = pieces, t->x_piece = piece;
-	emit_fwd_tiles(t, p, first, 0, 1);
 	for (uint32_t kc = 0; kc <= first->kc; kc++)
 		for (uint32_t oc = 0; oc < first->oc; oc++) {
 			if (kc > 0)
 				tile_matmul(p, first->wm_fwd + ((kc - 1) * first->oc + oc) * N, kc == 1,
 					    Bp, first->ub_in + (kc - 1) * Bp, first->z + oc * Bp);
-			if (kc > 0 && oc == 0) {
-				if (kc < first->kc)
-					emit_fwd_tiles(t, p, first, kc, 1);
-				else
+			if (kc == first->kc) {
+				if (oc == 0)
 					emit_other_tiles(t, p);
-			}
-			if (kc == first->kc)
 				continue;
+			}
 			const uint32_t v0 = oc * piece;
 			const uint32_t n = v0 < Bp ? (Bp - v0 < piece ? Bp - v0 : piece) : 0;
 			size_t *at = &t->x_at[kc * pieces + oc];
 			*at = SIZE_MAX;
-			if (!n)
-				continue;
-			emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB | (u8 ? FTPU_HOST_READ_U8 : 0), n,
-			     first->ub_in + kc * Bp + v0, 0);
-			*at = emit_data(p, (size_t)n * (u8 ? (N + 3) / 4 : N / 2));
+			if (n) {
+				emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB | FTPU_HOST_READ_ALSO_WM |
+				     (u8 ? FTPU_HOST_READ_U8 : 0), n, first->ub_in + kc * Bp + v0,
+				     first->wm_act + kc * Bp + v0);
+				*at = emit_data(p, (size_t)n * (u8 ? (N + 3) / 4 : N / 2));
+			}
+			emit_fwd_tiles(t, p, first, kc * first->oc + oc, 1);
 		}
 	for (size_t l = 0; l < nl; l++) {
 		const struct layer *y = &t->L[l];
@@ -429,8 +430,9 @@ static void emit_backward(ftpu_trainer *t, struct words *p)
 		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, 1, t->acc_k + K_ALPHA, 0);
 		t->bwd_alpha_at = emit_data(p, N);
 	}
-	/* every layer's input as tiles (batch chunk x input chunk) for dW */
-	for (size_t l = 0; l < nl; l++)
+	/* the inputs of the layers above the first as tiles (batch chunk x
+	 * input chunk) for dW; X's came with it (HOST_READ ALSO_WM) */
+	for (size_t l = 1; l < nl; l++)
 		move(p, FTPU_OP_COPY, COPY_FLAGS(FTPU_MEM_UB, FTPU_MEM_WM), t->L[l].kc * Bp,
 		     t->L[l].ub_in, t->L[l].wm_act, N);
 	/* the top dZ in fp32: through an identity tile (exact) */
@@ -1091,9 +1093,9 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 		ret = FTPU_ERR_UNSUPPORTED;
 		snprintf(why, sizeof(why), "the device (%s) has no vector unit, so it cannot keep "
 			 "the optimizer", info.transport);
-	} else if (cfg->input == FTPU_TRAIN_INPUT_U8 && info.protocol < 0x00010002u) {
+	} else if (info.protocol < 0x00010004u) {
 		ret = FTPU_ERR_UNSUPPORTED;
-		snprintf(why, sizeof(why), "byte input needs HOST_READ U8 (protocol 1.2), the "
+		snprintf(why, sizeof(why), "the step needs HOST_READ ALSO_WM (protocol 1.4), the "
 			 "device speaks %u.%u", info.protocol >> 16, info.protocol & 0xffffu);
 	} else if (info.rows != info.cols) {
 		ret = FTPU_ERR_UNSUPPORTED;
@@ -1125,7 +1127,7 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 		goto fail;
 	}
 	const struct layer *top = &t->L[cfg->n_layers - 1];
-	t->last_words = info.protocol >= 0x00010003u ? top->out - (top->oc - 1) * t->N : t->N;
+	t->last_words = top->out - (top->oc - 1) * t->N; /* HOST_WRITE WORDS, protocol 1.3 */
 	struct words init = { 0 };
 	emit_forward(t, &t->fwd);
 	emit_backward(t, &t->bwd);

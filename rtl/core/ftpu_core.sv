@@ -87,7 +87,8 @@ module ftpu_core #(
   logic [2:0]  fault;
   logic        vec_full, vec_we;
   logic [1:0]  vec_mem;
-  logic [16:0] vec_addr;
+  logic [16:0] vec_addr, vec_wm_addr;
+  logic        vec_also_wm;
   logic [N*32-1:0] vec_data;
   logic        flt, flt_sent;
   logic [2:0]  flt_code;
@@ -288,6 +289,7 @@ module ftpu_core #(
     .fault_i(fault), .wait_i(wait_dep), .mu_ready_i(mu_cmd_ready), .mu_cmd_valid_o(mu_cmd_valid),
     .dispatch_o(dispatch), .stall_o(dec_stall), .retire_o(retire),
     .vec_full_o(vec_full), .vec_mem_o(vec_mem), .vec_addr_o(vec_addr), .vec_data_o(vec_data),
+    .vec_also_wm_o(vec_also_wm), .vec_wm_addr_o(vec_wm_addr),
     .vec_we_i(vec_we),
     .fault_o(flt), .fault_code_o(flt_code), .fault_pc_o(flt_pc), .fault_instr_o(flt_instr),
     .fault_sent_i(flt_sent),
@@ -365,6 +367,7 @@ module ftpu_core #(
     .vu_wm_rd_i(vu_wm_rd), .vu_wm_rd_addr_i(vu_wm_rd_addr), .vu_wm_wr_i(vu_wm_wr),
     .vu_wm_wr_addr_i(vu_wm_wr_addr), .vu_wm_wr_data_i(vu_wm_wr_data),
     .vec_full_i(vec_full), .vec_mem_i(vec_mem), .vec_addr_i(vec_addr), .vec_data_i(vec_data),
+    .vec_also_wm_i(vec_also_wm), .vec_wm_addr_i(vec_wm_addr),
     .vec_we_o(vec_we),
     .ub_q_o(ub_q), .wm_q_o(wm_q), .acc_q_o(acc_q), .bias_q_o(bias_q),
     .acc_qx_o(acc_qx), .acc_q2_o(acc_q2), .acc_q3_o(acc_q3)

@@ -39,6 +39,7 @@ module ftpu_core_check #(
   localparam logic [7:0] Half = ftpu_pkg::VECTOR_HALF;
   localparam logic [7:0] TrConvert = ftpu_pkg::TRANSPOSE_CONVERT;
   localparam logic [7:0] TrCopy = ftpu_pkg::TRANSPOSE_COPY;
+  localparam logic [7:0] HrU8 = ftpu_pkg::HOST_READ_U8, HrAlsoWm = ftpu_pkg::HOST_READ_ALSO_WM;
 
   // [base, base + cnt) within size, without overflow
   function automatic logic in_range(input logic [31:0] base, input logic [31:0] cnt,
@@ -114,10 +115,13 @@ module ftpu_core_check #(
     end else begin
       unique case (op_i)
         OpHostRead: begin
-          // bit 2 U8: into UB, on devices with the vector unit
-          if (flags_i[7:3] != '0 ||
-              (flags_i[2] && (flags_i[1:0] != MemUb || VectorUnit == 0))) fault_o = FaultOpcode;
-          else if (!in_range(a_i, n, mem_size))                          fault_o = FaultRange;
+          // U8 and ALSO_WM (its WM rows: b..): into UB, on devices with the vector unit
+          if ((flags_i & ~(8'd3 | HrU8 | HrAlsoWm)) != '0 ||
+              ((flags_i & (HrU8 | HrAlsoWm)) != '0 &&
+               (flags_i[1:0] != MemUb || VectorUnit == 0)))      fault_o = FaultOpcode;
+          else if (!in_range(a_i, n, mem_size) ||
+                   ((flags_i & HrAlsoWm) != '0 &&
+                    !in_range(b_i, n, 32'(WmRows))))             fault_o = FaultRange;
         end
         OpLoad: begin
           if (flags_i != '0)                              fault_o = FaultOpcode;

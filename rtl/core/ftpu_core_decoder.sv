@@ -5,11 +5,12 @@
 // It follows model/ref_device.c word by word (docs/core.md, Decoder):
 // framing, instructions and HOST_READ data split anywhere across frames,
 // the same faults in the same order. HOST_READ's data words are assembled
-// here into a vector that ftpu_core_memories writes; a fault is recorded
+// here into a vector that ftpu_core_memories writes (with ALSO_WM into a
+// WM row as well); a fault is recorded
 // here, sent by ftpu_core_events, and the rest of its program discarded.
 module ftpu_core_decoder #(
   parameter int  N     = ftpu_pkg::DEFAULT_N,
-  parameter int unsigned U8 = 1,  // HOST_READ U8 is built (with the vector unit)
+  parameter int unsigned U8 = 1,  // HOST_READ U8 and ALSO_WM are built (with the vector unit)
   localparam int WordW = $clog2(N + 1)
 ) (
   input  logic          clk_i,
@@ -39,6 +40,8 @@ module ftpu_core_decoder #(
   output logic          vec_full_o,
   output logic [1:0]    vec_mem_o,
   output logic [16:0]   vec_addr_o,
+  output logic          vec_also_wm_o, // ALSO_WM: the UB vector goes to WM too ...
+  output logic [16:0]   vec_wm_addr_o, // ... at this row
   output logic [N*32-1:0] vec_data_o,
   input  logic          vec_we_i,      // written this cycle
   // the fault waiting for the event builder
@@ -85,12 +88,16 @@ module ftpu_core_decoder #(
     logic [31:0]      iw0, iw1, iw2;
     logic [1:0]       hr_mem;
     logic             hr_u8;     // U8: bytes, stored as bf16(p / 255)
+    logic             hr_also_wm;
     logic [16:0]      hr_addr;
+    logic [16:0]      hr_wm_addr;
     logic [15:0]      hr_left;   // vectors still to come, this one included
     logic [WordW-1:0] hr_word;
     logic [N*32-1:0]  vec;       // the vector being assembled
     logic [1:0]       vec_mem;
     logic [16:0]      vec_addr;
+    logic             vec_also_wm;
+    logic [16:0]      vec_wm_addr;
     logic [2:0]       flt_code;
     logic [31:0]      flt_pc, flt_instr;
   } dat_t;
@@ -220,6 +227,9 @@ module ftpu_core_decoder #(
                 d_d.vec_mem  = d_q.hr_mem;
                 d_d.vec_addr = d_q.hr_addr;
                 d_d.hr_addr  = d_q.hr_addr + 1'b1;
+                d_d.vec_also_wm = d_q.hr_also_wm;
+                d_d.vec_wm_addr = d_q.hr_wm_addr;
+                d_d.hr_wm_addr  = d_q.hr_wm_addr + 1'b1;
                 d_d.hr_left  = d_q.hr_left - 16'd1;
                 if (d_q.hr_left == 16'd1) begin
                   c_d.hr = 1'b0;
@@ -250,8 +260,10 @@ module ftpu_core_decoder #(
           OpHostRead: begin
             c_d.hr      = 1'b1;
             d_d.hr_mem  = fl[1:0];
-            d_d.hr_u8   = U8 != 0 && fl[2];  // else the check faulted it
+            d_d.hr_u8   = U8 != 0 && (fl & ftpu_pkg::HOST_READ_U8) != '0;  // else the check
+            d_d.hr_also_wm = U8 != 0 && (fl & ftpu_pkg::HOST_READ_ALSO_WM) != '0;  // faulted it
             d_d.hr_addr = d_q.iw1[16:0];
+            d_d.hr_wm_addr = d_q.iw2[16:0];
             d_d.hr_left = n;
             d_d.hr_word = '0;
           end
@@ -322,6 +334,8 @@ module ftpu_core_decoder #(
   assign vec_full_o  = c_q.vec_full;
   assign vec_mem_o   = d_q.vec_mem;
   assign vec_addr_o  = d_q.vec_addr;
+  assign vec_also_wm_o = d_q.vec_also_wm;
+  assign vec_wm_addr_o = d_q.vec_wm_addr;
   assign vec_data_o  = d_q.vec;
 
   assign fault_o       = c_q.flt;

@@ -24,7 +24,8 @@
 // while it runs MATMULs off those rows and LOAD_WEIGHTS off the WM rows it
 // writes dispatch (the training step converts the next tiles while the
 // array multiplies: docs/training.md). A HOST_READ into UB may run beside
-// either. CONVERT into UB and COPY run alone: they wait for every unit,
+// either (with ALSO_WM, whose WM writes wait like a HOST_READ into WM,
+// only beside a vector op). CONVERT into UB and COPY run alone: they wait for every unit,
 // and every instruction waits while they run.
 module ftpu_core_hazards #(
   parameter int  InFlight = ftpu_pkg::DEFAULT_InFlight,
@@ -104,6 +105,9 @@ module ftpu_core_hazards #(
   // A CONVERT into WM: ACC rows a.. read, WM rows b.. written.
   logic cvt_wm;
   assign cvt_wm = op_i == OpConvert && flags_i[1:0] == MemWm;
+  // A HOST_READ into UB that writes WM rows too.
+  logic also_wm;
+  assign also_wm = (flags_i & ftpu_pkg::HOST_READ_ALSO_WM) != '0;
 
   // ---- the scoreboard ------------------------------------------------------------
   logic [SbDepth-1:0] valid_q;
@@ -171,7 +175,7 @@ module ftpu_core_hazards #(
                     ov(vz_lo_q, vz_hi_q, b_lo, b_hi) || ov(vd_lo_q, vd_hi_q, b_lo, b_hi);
   always_comb begin
     unique case (op_i)
-      OpHostRead: vu_beside = (vu_vec_q || vu_cvt_q) && mem_i == MemUb;
+      OpHostRead: vu_beside = (vu_vec_q || (vu_cvt_q && !also_wm)) && mem_i == MemUb;
       OpLoad:     vu_beside = (vu_vec_q || vu_cvt_q) &&
                               !ov(vw_lo_q, vw_hi_q, a_lo, a_lo + 18'(Rows));
       OpMatmul:   vu_beside = (vu_vec_q || vu_cvt_q) && !vu_acc_b;
@@ -235,7 +239,8 @@ module ftpu_core_hazards #(
     else unique case (op_i)
       OpHostRead: begin
         unique case (mem_i)
-          MemUb:   wait_op = sb_ub_a || act_ub_a || (ou_a && !ou_acc_i);
+          MemUb:   wait_op = sb_ub_a || act_ub_a || (ou_a && !ou_acc_i) ||
+                             (also_wm && mu_loading_i);
           MemAcc:  wait_op = sb_acc_a || act_acc_a || (ou_a && ou_acc_i);
           MemWm:   wait_op = mu_loading_i;
           default: wait_op = act_busy_i;

@@ -82,6 +82,8 @@ module ftpu_core_memories #(
   input  logic             vec_full_i,
   input  logic [1:0]       vec_mem_i,
   input  logic [16:0]      vec_addr_i,
+  input  logic             vec_also_wm_i,  // a UB vector, to WM row vec_wm_addr_i too
+  input  logic [16:0]      vec_wm_addr_i,
   input  logic [N*32-1:0]  vec_data_i,
   output logic             vec_we_o,
   // read data, the cycle after a read
@@ -99,14 +101,16 @@ module ftpu_core_memories #(
   // The vector is written when its memory's write port is free.
   always_comb begin
     unique case (vec_mem_i)
-      MemUb:   vec_we_o = vec_full_i && !act_ub_wr_i && !vu_ub_wr_i;
+      MemUb:   vec_we_o = vec_full_i && !act_ub_wr_i && !vu_ub_wr_i &&
+                          !(vec_also_wm_i && vu_wm_wr_i);
       MemWm:   vec_we_o = vec_full_i && !vu_wm_wr_i;
       MemAcc:  vec_we_o = vec_full_i && !mu_acc_wr_i && !vu_acc_wr_i;  // one port each
       default: vec_we_o = vec_full_i;
     endcase
   end
-  logic vec_ub, vec_wm, vec_acc, vec_bias;
+  logic vec_ub, vec_wm, vec_acc, vec_bias, vec_ub_wm;
   assign vec_ub   = vec_we_o && vec_mem_i == MemUb;
+  assign vec_ub_wm = vec_ub && vec_also_wm_i;
   assign vec_wm   = vec_we_o && vec_mem_i == MemWm;
   assign vec_acc  = vec_we_o && vec_mem_i == MemAcc;
   assign vec_bias = vec_we_o && vec_mem_i == MemBias;
@@ -134,12 +138,13 @@ module ftpu_core_memories #(
     if (ub_we) ub_mem[ub_waddr] <= ub_wdata;
   end
 
-  // WM: written by the vector unit or the vector, read by the matrix unit
-  // or the vector unit.
+  // WM: written by the vector unit or the vector (a WM one, or a UB one
+  // with ALSO_WM), read by the matrix unit or the vector unit.
   always_ff @(posedge clk_i) begin
     if (mu_wm_rd_i || vu_wm_rd_i) wm_q_o <= wm_mem[mu_wm_rd_i ? mu_wm_addr_i : vu_wm_rd_addr_i];
-    if (vu_wm_wr_i || vec_wm)
-      wm_mem[vu_wm_wr_i ? vu_wm_wr_addr_i : vec_addr_i[WmAw-1:0]] <=
+    if (vu_wm_wr_i || vec_wm || vec_ub_wm)
+      wm_mem[vu_wm_wr_i ? vu_wm_wr_addr_i :
+             vec_ub_wm ? vec_wm_addr_i[WmAw-1:0] : vec_addr_i[WmAw-1:0]] <=
         vu_wm_wr_i ? vu_wm_wr_data_i : vec_data_i[N*16-1:0];
   end
 
@@ -211,7 +216,7 @@ module ftpu_core_memories #(
 
   // Address bits beyond the smaller memories.
   logic unused;
-  assign unused = ^vec_addr_i;
+  assign unused = ^{vec_addr_i, vec_wm_addr_i};
 
   // The shared ports grant one user per cycle.
   `FTPU_ASSERT_ONEHOT0(a_ub_rd_grant, clk_i, rst_ni,
@@ -220,7 +225,7 @@ module ftpu_core_memories #(
                        {mu_acc_rd_i, act_acc_gnt_o, ou_gnt_o && ou_acc_i})
   `FTPU_ASSERT_ONEHOT0(a_wm_rd_grant, clk_i, rst_ni, {mu_wm_rd_i, vu_wm_rd_i})
   `FTPU_ASSERT_ONEHOT0(a_ub_wr_grant, clk_i, rst_ni, {act_ub_wr_i, vu_ub_wr_i, vec_ub})
-  `FTPU_ASSERT_ONEHOT0(a_wm_wr_grant, clk_i, rst_ni, {vu_wm_wr_i, vec_wm})
+  `FTPU_ASSERT_ONEHOT0(a_wm_wr_grant, clk_i, rst_ni, {vu_wm_wr_i, vec_wm || vec_ub_wm})
   `FTPU_ASSERT_ONEHOT0(a_acc_wr_grant, clk_i, rst_ni, {mu_acc_wr_i, vec_acc})
   `FTPU_ASSERT(a_acc_wr_vu, clk_i, rst_ni, !(vu_acc_wr_i && vec_acc))
   // The matrix unit and a vector op write ACC in one cycle only on other rows.

@@ -378,7 +378,7 @@ static void test_device_registers(void **state)
 		unsigned addr;
 		uint32_t want;
 	} regs[] = {
-		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010003 }, { 0x02, c->n }, { 0x03, c->n },
+		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010004 }, { 0x02, c->n }, { 0x03, c->n },
 		{ 0x04, c->ub_vectors }, { 0x05, c->wm_rows / c->n }, { 0x06, c->acc_vectors },
 		{ 0x07, c->bias_vectors }, { 0x08, c->rx_words }, { 0x09, c->clock_hz },
 		{ 0x0A, c->row_delay }, { 0x0B, FTPU_LINK_MAX_PAYLOAD },
@@ -667,6 +667,86 @@ static void test_device_weights_and_bias(void **state)
 	struct dh_words w = { 0 };
 	dh_dev_data_words(dut(fx), &w);
 	assert_int_equal(w.n, 4 * N * N + 3 * N / 2);
+	dh_words_free(&w);
+	dh_prog_free(&p);
+}
+
+/* HOST_READ ALSO_WM: bf16 and byte vectors into UB and, the same bf16
+ * rows, into WM (the first and last tiles and one between), read back from
+ * UB and through the array; and a tile whose load waits behind others when
+ * a HOST_READ overwrites its rows still multiplies the old rows. */
+static void test_device_host_read_also_wm(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	const uint32_t N = c->n, wpv8 = (N + 3) / 4;
+	static uint16_t t[3][256 * 256];
+	static uint8_t px[256 * 256];
+	const uint32_t wm[3] = { 0, c->wm_rows - N, N * (1 + rng_below(&fx->rng, c->wm_rows / N - 2)) };
+	const uint32_t ub[3] = { N, 2 * N, c->ub_vectors - N };
+	struct dh_prog p = { 0 };
+	emit_unit_vectors(&p, N, 0);
+	for (int i = 0; i < 3; i++) {
+		if (i == 1) { /* bytes: UNORM8 into UB, the same bf16 into WM */
+			for (size_t j = 0; j < (size_t)N * N; j++) {
+				px[j] = (uint8_t)rng_below(&fx->rng, 256);
+				float q = (float)px[j] / 255.0f;
+				uint32_t bits;
+				memcpy(&bits, &q, 4);
+				t[i][j] = (uint16_t)((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+			}
+			dh_prog_instr(&p, FTPU_OP_HOST_READ, FTPU_MEM_UB | FTPU_HOST_READ_U8 |
+				      FTPU_HOST_READ_ALSO_WM, N, ub[i], wm[i]);
+			for (size_t v = 0; v < N; v++)
+				for (size_t w = 0; w < wpv8; w++) {
+					uint32_t word = 0;
+					for (size_t b = 0; b < 4 && 4 * w + b < N; b++)
+						word |= (uint32_t)px[v * N + 4 * w + b] << (8 * b);
+					dh_prog_word(&p, word);
+				}
+		} else {
+			for (size_t j = 0; j < (size_t)N * N; j++)
+				t[i][j] = rng_bf16_operand(&fx->rng, 0); /* finite: read back as x * 1 */
+			if (i == 2) { /* loads queued, the last of the old rows, then the HOST_READ onto them */
+				for (int k = 0; k < 6; k++)
+					dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, wm[1], 0);
+				dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, wm[0], 0);
+			}
+			dh_prog_instr(&p, FTPU_OP_HOST_READ, FTPU_MEM_UB | FTPU_HOST_READ_ALSO_WM, N,
+				      ub[i], i == 2 ? wm[0] : wm[i]);
+			for (size_t j = 0; j < (size_t)N * N / 2; j++)
+				dh_prog_word(&p, (uint32_t)t[i][2 * j] | (uint32_t)t[i][2 * j + 1] << 16);
+			if (i == 2) /* the old tile 0 */
+				dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, N, 0, 8 + 3 * N);
+		}
+		if (i < 2)
+			emit_tile_readback(&p, N, wm[i], 0, 8 + (uint32_t)i * N);
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_UB, N, ub[i], 0);
+	}
+	emit_tile_readback(&p, N, wm[0], 0, 8 + 2 * N); /* the third tile, at tile 0's rows */
+	dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, N, 8 + 3 * N, 0);
+	sync_instr(fx, &p);
+	dh_host_clear(&fx->h);
+	send(fx, &p, 1 + rng_below(&fx->rng, 600));
+	settle_compare(fx);
+	struct dh_words w = { 0 };
+	dh_dev_data_words(dut(fx), &w);
+	/* tile 0 (fp32 words), UB 0 (bf16 pairs), tile 1, UB 1, UB 2, tile 2 at
+	 * tile 0's rows, the old tile 0 */
+	assert_int_equal(w.n, (size_t)4 * N * N + 3 * N * N / 2);
+	const size_t at_tile[4] = { 0, (size_t)N * N * 3 / 2, (size_t)N * N * 7 / 2,
+				    (size_t)N * N * 9 / 2 };
+	const int of_tile[4] = { 0, 1, 2, 0 };
+	for (int k = 0; k < 4; k++)
+		for (size_t j = 0; j < (size_t)N * N; j++) {
+			uint16_t want = t[of_tile[k]][j];
+			if (want & 0x7FFF) /* x * 1.0 among zeros: exactly x but for zeros' signs */
+				assert_int_equal(w.w[at_tile[k] + j], (uint32_t)want << 16);
+		}
+	const size_t at_ub[3] = { (size_t)N * N, (size_t)N * N * 5 / 2, (size_t)N * N * 3 };
+	for (int i = 0; i < 3; i++)
+		for (size_t j = 0; j < (size_t)N * N; j++)
+			assert_int_equal((uint16_t)(w.w[at_ub[i] + j / 2] >> (16 * (j % 2))), t[i][j]);
 	dh_words_free(&w);
 	dh_prog_free(&p);
 }
@@ -982,7 +1062,12 @@ static size_t fault_cases(const struct ftpu_ref_device_config *c, struct fault_c
 		{ "opcode 0", 0x00, 0, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ "opcode 7", 0x07, 0, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ "opcode 0xFF n=0", 0xFF, 0, 0, 0, 0, FTPU_FAULT_OPCODE },
-		{ "HOST_READ flag 8", FTPU_OP_HOST_READ, 0x08, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ flag 0x10", FTPU_OP_HOST_READ, 0x10, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ ALSO_WM into WM", FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM | FTPU_MEM_WM, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ ALSO_WM into ACC", FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM | FTPU_MEM_ACC, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ "HOST_READ ALSO_WM WM end", FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM, 2, 0, WM - 1, FTPU_FAULT_RANGE },
+		{ "HOST_READ ALSO_WM U8 WM wrap", FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM | FTPU_HOST_READ_U8, 2, 0, 0xFFFFFFFF, FTPU_FAULT_RANGE },
+		{ "HOST_READ ALSO_WM UB end", FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM, 2, UB - 1, 0, FTPU_FAULT_RANGE },
 		{ "HOST_READ U8 into WM", FTPU_OP_HOST_READ, FTPU_HOST_READ_U8 | FTPU_MEM_WM, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ "HOST_READ U8 into ACC", FTPU_OP_HOST_READ, FTPU_HOST_READ_U8 | FTPU_MEM_ACC, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ "HOST_READ U8 UB end", FTPU_OP_HOST_READ, FTPU_HOST_READ_U8, 3, UB - 2, 0, FTPU_FAULT_RANGE },
@@ -1035,6 +1120,7 @@ static size_t fault_cases(const struct ftpu_ref_device_config *c, struct fault_c
 		{ "HOST_WRITE UB last", FTPU_OP_HOST_WRITE, FTPU_MEM_UB, 1, UB - 1, 0, 0 },
 		{ "HOST_WRITE WORDS ACC b=N, last", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_ACC, 1, ACC - 1, N, 0 },
 		{ "HOST_WRITE WORDS UB b=N/2", FTPU_OP_HOST_WRITE, FTPU_HOST_WRITE_WORDS | FTPU_MEM_UB, 2, 0, N / 2, 0 },
+		{ "HOST_READ ALSO_WM last rows", FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM, 1, UB - 1, WM - 1, 0 },
 	};
 	memcpy(fc, all, sizeof(all));
 	return sizeof(all) / sizeof(all[0]);
@@ -1063,7 +1149,8 @@ static void test_device_faults(void **state)
 		sync_instr(fx, &p);
 		dh_prog_instr(&p, fc[i].op, fc[i].flags, fc[i].n, fc[i].a, fc[i].b);
 		if (fc[i].op == FTPU_OP_HOST_READ) {
-			size_t words = (size_t)fc[i].n * ((fc[i].flags & 3) >= FTPU_MEM_ACC ? c->n : c->n / 2);
+			size_t words = (size_t)fc[i].n * ((fc[i].flags & FTPU_HOST_READ_U8) ? (c->n + 3) / 4 :
+							  (fc[i].flags & 3) >= FTPU_MEM_ACC ? c->n : c->n / 2);
 			for (size_t w = 0; w < words && w < 4096; w++)
 				dh_prog_word(&p, rng_u32(&fx->rng));
 		}
@@ -1685,6 +1772,7 @@ int main(void)
 		T(test_device_host_read_write),
 		T(test_device_host_write_words),
 		T(test_device_host_read_u8),
+		T(test_device_host_read_also_wm),
 		T(test_device_weights_and_bias),
 		T(test_device_matmul),
 		T(test_device_activate),
