@@ -311,7 +311,7 @@ module ftpu_core #(
     .fault_o    (fault)
   );
 
-  ftpu_core_hazards #(.InFlight(InFlight), .Rows(N)) u_hazards (
+  ftpu_core_hazards #(.InFlight(InFlight), .Rows(N), .VectorUnit(VectorUnit)) u_hazards (
     .clk_i,
     .rst_ni,
     .op_i        (op),

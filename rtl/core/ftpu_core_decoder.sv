@@ -6,8 +6,8 @@
 // framing, instructions and HOST_READ data split anywhere across frames,
 // the same faults in the same order. HOST_READ's data words are assembled
 // here into a vector that ftpu_core_memories writes (with ALSO_WM into a
-// WM row as well); a fault is recorded
-// here, sent by ftpu_core_events, and the rest of its program discarded.
+// WM row as well); a fault is recorded here, sent by ftpu_core_events, and
+// the rest of its program discarded.
 module ftpu_core_decoder #(
   parameter int  N     = ftpu_pkg::DEFAULT_N,
   parameter int unsigned U8 = 1,  // HOST_READ U8 and ALSO_WM are built (with the vector unit)
@@ -334,8 +334,8 @@ module ftpu_core_decoder #(
   assign vec_full_o  = c_q.vec_full;
   assign vec_mem_o   = d_q.vec_mem;
   assign vec_addr_o  = d_q.vec_addr;
-  assign vec_also_wm_o = d_q.vec_also_wm;
-  assign vec_wm_addr_o = d_q.vec_wm_addr;
+  assign vec_also_wm_o = U8 != 0 && d_q.vec_also_wm;  // constants without the unit
+  assign vec_wm_addr_o = U8 != 0 ? d_q.vec_wm_addr : '0;
   assign vec_data_o  = d_q.vec;
 
   assign fault_o       = c_q.flt;

@@ -25,11 +25,15 @@
 // writes dispatch (the training step converts the next tiles while the
 // array multiplies: docs/training.md). A HOST_READ into UB may run beside
 // either (with ALSO_WM, whose WM writes wait like a HOST_READ into WM,
-// only beside a vector op). CONVERT into UB and COPY run alone: they wait for every unit,
-// and every instruction waits while they run.
+// only beside a vector op). CONVERT into UB and COPY run alone: they wait
+// for every unit, and every instruction waits while they run.
 module ftpu_core_hazards #(
   parameter int  InFlight = ftpu_pkg::DEFAULT_InFlight,
   parameter int  Rows     = ftpu_pkg::DEFAULT_N,  // a tile's WM rows
+  // Without the vector unit its opcodes and flags fault (ftpu_core_check):
+  // its rules below are constants, which synthesis removes even when the
+  // core is not flattened (the boards' estimates, docs/boards.md).
+  parameter int unsigned VectorUnit = ftpu_pkg::DEFAULT_VectorUnit,
   localparam int SbDepth  = InFlight + 2,
   localparam int SbW      = $clog2(SbDepth)
 ) (
@@ -91,7 +95,7 @@ module ftpu_core_hazards #(
   // one row. An operand it does not read is an empty range.
   logic        vec_op, uses_z;
   logic [17:0] x_lo, x_hi, y_lo, y_hi, z_lo, z_hi, d_lo, d_hi;
-  assign vec_op = op_i >= OpVadd && op_i <= OpVseed;
+  assign vec_op = VectorUnit != 0 && op_i >= OpVadd && op_i <= OpVseed;
   assign uses_z = op_i == OpVmac || op_i == OpVsel;
   assign x_lo = 18'(w1_i[15:0]);
   assign x_hi = x_lo + 18'(n_i);
@@ -104,10 +108,10 @@ module ftpu_core_hazards #(
 
   // A CONVERT into WM: ACC rows a.. read, WM rows b.. written.
   logic cvt_wm;
-  assign cvt_wm = op_i == OpConvert && flags_i[1:0] == MemWm;
+  assign cvt_wm = VectorUnit != 0 && op_i == OpConvert && flags_i[1:0] == MemWm;
   // A HOST_READ into UB that writes WM rows too.
   logic also_wm;
-  assign also_wm = (flags_i & ftpu_pkg::HOST_READ_ALSO_WM) != '0;
+  assign also_wm = VectorUnit != 0 && (flags_i & ftpu_pkg::HOST_READ_ALSO_WM) != '0;
 
   // ---- the scoreboard ------------------------------------------------------------
   logic [SbDepth-1:0] valid_q;
@@ -153,7 +157,7 @@ module ftpu_core_hazards #(
       vu_cvt_q <= 1'b0;
       {vx_lo_q, vx_hi_q, vy_lo_q, vy_hi_q, vz_lo_q, vz_hi_q, vd_lo_q, vd_hi_q} <= '0;
       {vw_lo_q, vw_hi_q} <= '0;
-    end else if (vu_go_i) begin
+    end else if (VectorUnit != 0 && vu_go_i) begin
       vu_vec_q <= vec_op;
       vu_cvt_q <= cvt_wm;
       if (cvt_wm) begin

@@ -102,7 +102,7 @@ module ftpu_core_memories #(
   always_comb begin
     unique case (vec_mem_i)
       MemUb:   vec_we_o = vec_full_i && !act_ub_wr_i && !vu_ub_wr_i &&
-                          !(vec_also_wm_i && vu_wm_wr_i);
+                          !(VectorUnit != 0 && vec_also_wm_i && vu_wm_wr_i);
       MemWm:   vec_we_o = vec_full_i && !vu_wm_wr_i;
       MemAcc:  vec_we_o = vec_full_i && !mu_acc_wr_i && !vu_acc_wr_i;  // one port each
       default: vec_we_o = vec_full_i;
@@ -110,7 +110,7 @@ module ftpu_core_memories #(
   end
   logic vec_ub, vec_wm, vec_acc, vec_bias, vec_ub_wm;
   assign vec_ub   = vec_we_o && vec_mem_i == MemUb;
-  assign vec_ub_wm = vec_ub && vec_also_wm_i;
+  assign vec_ub_wm = VectorUnit != 0 && vec_ub && vec_also_wm_i;
   assign vec_wm   = vec_we_o && vec_mem_i == MemWm;
   assign vec_acc  = vec_we_o && vec_mem_i == MemAcc;
   assign vec_bias = vec_we_o && vec_mem_i == MemBias;
