@@ -14,7 +14,8 @@
  *             / rows, sent back as bf16 (the device has no exp).
  *   backward  per layer, last first: dZ^T into UB (CONVERT TRANSPOSE),
  *             db = the sum of dZ over the batch (a fixed tree of VADDs),
- *             dW^T = dZ^T A (A's tiles copied into WM), dA = dZ W^T,
+ *             dW^T = dZ^T A (A's tiles in WM: X's sent there with it,
+ *             the others copied), dA = dZ W^T,
  *             dZ of the layer below = dA where its output was > 0 (VSEL);
  *             W's update beside the next rows' dW^T matmuls, then the
  *             biases'.
@@ -204,10 +205,8 @@ static void emit_fwd_tiles(ftpu_trainer *t, struct words *p, const struct layer 
  * first). */
 static void emit_other_tiles(ftpu_trainer *t, struct words *p)
 {
-	for (size_t l = 0; l < t->cfg.n_layers; l++) {
+	for (size_t l = 1; l < t->cfg.n_layers; l++) {
 		const struct layer *y = &t->L[l];
-		if (l == 0)
-			continue;
 		emit_fwd_tiles(t, p, y, 0, y->kc * y->oc);
 		move(p, FTPU_OP_CONVERT, FTPU_MEM_WM, y->kc * y->oc * t->N, t->acc_p + y->pw,
 		     y->wm_bwd, t->N);
