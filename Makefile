@@ -308,7 +308,7 @@ $(DEMO_DEPS_STAMP): scripts/deps.sh
 	@FTPU_DEPS=demo bash scripts/deps.sh
 	@mkdir -p $(@D) && touch $@
 
-# make demo: the MLP trained on the simulated device (a full epoch, ~13.5 minutes);
+# make demo: the MLP trained on the simulated device (a full epoch, ~14 minutes);
 # DEMO_ARGS passes flags (DEMO_ARGS="--backend ref --epochs 5": the full run).
 # TRACE=1 keeps the small traced GEMM of examples/array_demo.c instead.
 DEMO_ARGS ?=
@@ -322,7 +322,7 @@ demo: $(FMNIST) $(DEMO_DEPS_STAMP)
 endif
 
 # README's quoted program outputs (scripts/docs/outputs.py): hello_gemm's in
-# every make test, the demo's (~13.5 minutes of simulation) in check-full.
+# every make test, the demo's (~14 minutes of simulation) in check-full.
 docs-outputs: $(BUILD)/examples/hello_gemm
 	@python3 scripts/docs/outputs.py check README.md hello_gemm
 docs-outputs-full: $(FMNIST) $(DEMO_DEPS_STAMP)
