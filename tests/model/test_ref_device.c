@@ -648,6 +648,7 @@ static void test_ref_device_vector_faults(void **state)
 		{ false, FTPU_OP_CONVERT, 0, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ false, FTPU_OP_COPY, 0, 1, 0, 1, FTPU_FAULT_OPCODE },
 		{ false, FTPU_OP_HOST_READ, FTPU_HOST_READ_U8, 1, 0, 0, FTPU_FAULT_OPCODE },
+		{ false, FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM, 1, 0, 0, FTPU_FAULT_OPCODE },
 		{ true, FTPU_OP_VADD, FTPU_VECTOR_C_FIXED, 1, 0, 1, FTPU_FAULT_OPCODE },
 		{ true, FTPU_OP_VMUL, FTPU_VECTOR_HALF, 1, 0, 1, FTPU_FAULT_OPCODE },
 		{ true, FTPU_OP_VMAC, 0x08, 1, 0, 1, FTPU_FAULT_OPCODE },
