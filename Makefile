@@ -301,6 +301,8 @@ $(FMNIST): $(BUILD)/$(FMNIST_DIR)/main.o $(FMNIST_OBJS) \
 	$(CXX) $< $(FMNIST_OBJS) $(call model_link,$(fashion_mnist_MODELS)) $(LIBFTPU) \
 		-o $@ -lz -lpthread $(LDLIBS)
 fashion_mnist: $(FMNIST)
+# its test runs the binary too (checkpoints, resuming in a new process)
+$(BUILD)/tests/examples/test_fashion_mnist: | $(FMNIST)
 
 # The dataset (Debian's dataset-fashion-mnist): deps.sh's demo group.
 DEMO_DEPS_STAMP := $(BUILD)/.deps-demo-ok

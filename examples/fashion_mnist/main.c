@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "idx.h"
 #include "mlp.h"
 #include "plot.h"
@@ -91,9 +92,12 @@ static const char *const class_names[IDX_CLASSES] = {
 
 struct options {
 	const char *backend, *data, *out, *save, *eval, *mode;
+	const char *checkpoint, *resume;
 	size_t epochs, batch, subset, test_subset; /* 0: default */
+	size_t checkpoint_every, max_steps;	   /* 0: none */
 	unsigned threads; /* the simulation's (sim:threads=N); 0: default */
 	uint64_t seed;
+	bool seed_set;
 };
 
 static void usage(FILE *f)
@@ -125,6 +129,15 @@ static void usage(FILE *f)
 "  --out DIR         the CSV log and the SVG chart (default %s:\n"
 "                    demo/ in the build directory of this binary)\n"
 "  --save FILE       write the trained weights (a versioned binary file)\n"
+"  --checkpoint FILE write the whole training state there (weights, Adam's\n"
+"                    moments, the position in the data, the log) at the end,\n"
+"                    at --max-steps and every --checkpoint-every steps;\n"
+"                    atomically: a kill never leaves a half-written file\n"
+"  --checkpoint-every N  steps between checkpoints (default: only at the end)\n"
+"  --resume FILE     go on from a checkpoint: the same steps on the same\n"
+"                    batches as a run that never stopped, bit for bit (its\n"
+"                    seed, batch and subset; --epochs may ask for more)\n"
+"  --max-steps N     stop after N steps in all (counting the resumed ones)\n"
 "  --eval FILE       no training: load weights, report the test accuracy and\n"
 "                    the confusion matrix\n"
 "  --help            this text\n"
@@ -199,6 +212,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			"--backend", "--epochs",      "--batch", "--seed",
 			"--subset",  "--test-subset", "--data",	 "--out",
 			"--save",    "--eval",	      "--mode",	 "--threads",
+			"--checkpoint", "--checkpoint-every", "--resume",
+			"--max-steps",
 		};
 		bool ok = false;
 		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -242,9 +257,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->save = val;
 		} else if (!strcmp(flag, "--eval")) {
 			o->eval = val;
+		} else if (!strcmp(flag, "--checkpoint")) {
+			o->checkpoint = val;
+		} else if (!strcmp(flag, "--resume")) {
+			o->resume = val;
 		} else if (!strcmp(flag, "--seed")) {
 			if (!parse_num(flag, val, 0, UINT64_MAX, &o->seed))
 				return -1;
+			o->seed_set = true;
+		} else if (!strcmp(flag, "--checkpoint-every") ||
+			   !strcmp(flag, "--max-steps")) {
+			if (!parse_num(flag, val, 1, 1u << 28, &v))
+				return -1;
+			*(!strcmp(flag, "--max-steps") ? &o->max_steps
+						       : &o->checkpoint_every) = v;
 		} else {
 			uint64_t max =
 				!strcmp(flag, "--epochs") ? 1000 : 1000000;
@@ -269,9 +295,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		      "on the host)");
 		return -1;
 	}
-	if (o->eval && (o->save || o->epochs || o->batch || o->subset)) {
+	if (o->eval && (o->save || o->epochs || o->batch || o->subset ||
+			o->checkpoint || o->resume || o->max_steps)) {
 		error("--eval loads weights and trains nothing: it takes no "
-		      "--save, --epochs, --batch or --subset");
+		      "--save, --epochs, --batch, --subset, --checkpoint, "
+		      "--resume or --max-steps");
+		return -1;
+	}
+	if (o->checkpoint_every && !o->checkpoint) {
+		error("--checkpoint-every: say where with --checkpoint FILE");
 		return -1;
 	}
 	return 0;
@@ -491,24 +523,6 @@ static int run_eval(const struct options *o, struct mlp_backend *be,
 
 /* ---- training ------------------------------------------------------------ */
 
-struct rows {
-	struct log_row *v;
-	size_t n, cap;
-};
-
-static bool rows_add(struct rows *r, struct log_row row)
-{
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		struct log_row *v = realloc(r->v, cap * sizeof(*v));
-		if (!v)
-			return false;
-		r->v = v, r->cap = cap;
-	}
-	r->v[r->n++] = row;
-	return true;
-}
-
 static double util_of(const struct mlp_backend *be, uint64_t macs,
 		      uint64_t cycles)
 {
@@ -518,17 +532,119 @@ static double util_of(const struct mlp_backend *be, uint64_t macs,
 		      : 0;
 }
 
+/* A new run: Glorot weights and the identity order from the seed, no
+ * epoch begun. */
+static int start_run(const struct options *o, const struct idx_set *train,
+		     size_t n_train, struct checkpoint *ck)
+{
+	char err[512];
+	memset(ck, 0, sizeof(*ck));
+	if (mlp_init(&ck->model, PIXELS, HIDDEN, IDX_CLASSES, o->seed, err,
+		     sizeof(err))) {
+		error("%s", err);
+		return -1;
+	}
+	ck->seed = o->seed;
+	ck->batch = (uint32_t)(o->batch ? o->batch : 128);
+	ck->n_train = (uint32_t)n_train;
+	ck->epochs = (uint32_t)(o->epochs ? o->epochs : 1);
+	ck->data_crc = checkpoint_data_crc(train->images.pixels,
+					   train->labels.labels, n_train, PIXELS);
+	ck->shuffle.s = o->seed ^ 0x5f0c3a2b9d1e4f67ull;
+	ck->order = malloc(n_train * sizeof(*ck->order));
+	if (!ck->order) {
+		error("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n_train; i++)
+		ck->order[i] = (uint32_t)i;
+	return 0;
+}
+
+/* --resume: the checkpoint's run, refused when the flags or the data say
+ * otherwise. */
+static int resume_run(const struct options *o, const struct idx_set *train,
+		      struct checkpoint *ck)
+{
+	char err[512];
+	int ret = checkpoint_load(ck, o->resume, err, sizeof(err));
+	if (ret) {
+		error("%s", err);
+		return -1;
+	}
+	const struct mlp *m = &ck->model;
+	const char *bad = NULL;
+	char why[256];
+	if (m->in != PIXELS || m->hid != HIDDEN || m->out != IDX_CLASSES)
+		snprintf(why, sizeof(why),
+			 "a %zu-%zu-%zu model; this program trains %d-%d-%d",
+			 m->in, m->hid, m->out, PIXELS, HIDDEN, IDX_CLASSES),
+			bad = why;
+	else if (o->seed_set && o->seed != ck->seed)
+		snprintf(why, sizeof(why), "made with --seed %llu, not %llu",
+			 (unsigned long long)ck->seed,
+			 (unsigned long long)o->seed),
+			bad = why;
+	else if (o->batch && o->batch != ck->batch)
+		snprintf(why, sizeof(why), "made with --batch %u, not %zu",
+			 ck->batch, o->batch),
+			bad = why;
+	else if (o->subset && o->subset != ck->n_train)
+		snprintf(why, sizeof(why), "made with --subset %u, not %zu",
+			 ck->n_train, o->subset),
+			bad = why;
+	else if (ck->n_train > train->images.count)
+		snprintf(why, sizeof(why),
+			 "made on %u training samples, the data has %zu",
+			 ck->n_train, train->images.count),
+			bad = why;
+	else if (checkpoint_data_crc(train->images.pixels, train->labels.labels,
+				     ck->n_train, PIXELS) != ck->data_crc)
+		snprintf(why, sizeof(why),
+			 "made on other training data than %s's", o->data),
+			bad = why;
+	else if (o->epochs && o->epochs < ck->epoch)
+		snprintf(why, sizeof(why),
+			 "already in epoch %u, --epochs asks for %zu", ck->epoch,
+			 o->epochs),
+			bad = why;
+	if (bad) {
+		error("%s: %s", o->resume, bad);
+		return -1;
+	}
+	if (o->epochs)
+		ck->epochs = (uint32_t)o->epochs;
+	return 0;
+}
+
+/* The device's state into the checkpoint, and the file. */
+static int save_checkpoint(const struct options *o, struct mlp_backend *be,
+			   struct checkpoint *ck)
+{
+	char err[512];
+	if (mlp_device_sync(&ck->model, be)) {
+		error("%s", be->err);
+		return -1;
+	}
+	if (checkpoint_save(ck, o->checkpoint, err, sizeof(err))) {
+		error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Trains ck's run from where it stands up to ck->epochs (or --max-steps),
+ * checkpointing as asked. */
 static int run_train(const struct options *o, struct mlp_backend *be,
-		     const struct idx_set *train, size_t n_train,
+		     struct checkpoint *ck, const struct idx_set *train,
 		     const struct idx_set *test, size_t n_test, bool tty)
 {
-	const size_t epochs = o->epochs ? o->epochs : 1;
-	const size_t batch = o->batch ? o->batch : 128;
-	const size_t steps = (n_train + batch - 1) / batch;
+	const size_t epochs = ck->epochs, batch = ck->batch,
+		     n_train = ck->n_train;
+	const size_t steps = checkpoint_steps(ck);
 	const size_t log_every = steps >= 25 ? steps / 25 : 1;
 	char err[512], csv[4096], svg[4096], title[256];
-	struct mlp m;
-	struct rows rows = {0};
+	struct mlp *m = &ck->model;
 	int status = 1;
 
 	if (make_dirs(o->out) != 0) {
@@ -538,25 +654,16 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	}
 	snprintf(csv, sizeof(csv), "%s/fashion_mnist-%s.csv", o->out, be->name);
 	snprintf(svg, sizeof(svg), "%s/fashion_mnist-%s.svg", o->out, be->name);
-	if (mlp_init(&m, PIXELS, HIDDEN, IDX_CLASSES, o->seed, err,
-		     sizeof(err))) {
-		error("%s", err);
-		return 1;
-	}
 	uint8_t *px = malloc(batch * PIXELS);
 	uint8_t *y = malloc(batch);
-	size_t *order = malloc(n_train * sizeof(*order));
-	if (!px || !y || !order) {
+	if (!px || !y) {
 		error("out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < n_train; i++)
-		order[i] = i;
-	struct mlp_rng shuffle = {o->seed ^ 0x5f0c3a2b9d1e4f67ull};
 
 	const bool on_device =
 		be->dev && (o->mode ? !strcmp(o->mode, "device") : be->vector_unit);
-	if (on_device && mlp_device_attach_px(&m, be, batch)) {
+	if (on_device && mlp_device_attach_px(m, be, batch)) {
 		error("%s", be->err);
 		goto out;
 	}
@@ -571,17 +678,29 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	printf("  %zu of %zu training samples, %zu of %zu test samples, "
 	       "batch %zu, %zu epoch%s of %zu steps, Adam lr %g, seed %llu\n",
 	       n_train, train->images.count, n_test, test->images.count, batch,
-	       epochs, epochs > 1 ? "s" : "", steps, (double)m.adam.lr,
-	       (unsigned long long)o->seed);
+	       epochs, epochs > 1 ? "s" : "", steps, (double)m->adam.lr,
+	       (unsigned long long)ck->seed);
+	if (o->resume)
+		printf("  resumed from %s: epoch %u, step %u of %zu (%zu steps "
+		       "done)\n",
+		       o->resume, ck->epoch, ck->step, steps, ck->n_losses);
 
-	double t_train = now_s();
-	size_t gstep = 0;
-	for (size_t e = 1; e <= epochs; e++) {
-		/* Fisher-Yates, as Keras shuffles every epoch */
-		for (size_t i = n_train - 1; i > 0; i--) {
-			size_t j = mlp_rng_below(&shuffle, i + 1), t = order[i];
-			order[i] = order[j], order[j] = t;
+	/* the log's clock goes on from the checkpoint's */
+	double t_train = now_s() -
+			 (ck->n_rows ? ck->rows[ck->n_rows - 1].seconds : 0.0);
+	bool stopped = false;
+	unsigned told_compile = 0; /* the compile line: once, after the first epoch */
+	for (size_t e = ck->epoch ? ck->epoch : 1; e <= epochs && !stopped; e++) {
+		if (e != ck->epoch) {
+			/* Fisher-Yates, as Keras shuffles every epoch */
+			for (size_t i = n_train - 1; i > 0; i--) {
+				size_t j = mlp_rng_below(&ck->shuffle, i + 1);
+				uint32_t t = ck->order[i];
+				ck->order[i] = ck->order[j], ck->order[j] = t;
+			}
+			ck->epoch = (uint32_t)e, ck->step = 0;
 		}
+		const size_t first = ck->step, e0 = (e - 1) * steps;
 		struct progress pr = {.tty = tty,
 				      .started = now_s(),
 				      .last_print = now_s(),
@@ -589,20 +708,28 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 				      .epochs = (unsigned)epochs,
 				      .total = steps};
 		mlp_backend_clear(be);
+		/* the epoch's losses and the log window's so far, from the
+		 * losses kept (a resumed epoch begins part way) */
+		const size_t win0 = ck->n_rows ? ck->rows[ck->n_rows - 1].step : 0;
 		double epoch_loss = 0, win_loss = 0;
 		size_t win_steps = 0;
+		for (size_t i = e0; i < ck->n_losses; i++) {
+			epoch_loss += ck->losses[i];
+			if (i >= win0)
+				win_loss += ck->losses[i], win_steps++;
+		}
 		uint64_t win_macs = 0, win_cycles = 0;
-		for (size_t s = 0; s < steps; s++) {
+		for (size_t s = first; s < steps; s++) {
 			size_t at = s * batch;
 			size_t nb = n_train - at < batch ? n_train - at : batch;
 			for (size_t i = 0; i < nb; i++) {
-				size_t k = order[at + i];
+				size_t k = ck->order[at + i];
 				memcpy(px + i * PIXELS, train->images.pixels + k * PIXELS,
 				       PIXELS);
 				y[i] = train->labels.labels[k];
 			}
 			float loss;
-			if (mlp_train_step_px(&m, be, px, y, nb, &loss)) {
+			if (mlp_train_step_px(m, be, px, y, nb, &loss)) {
 				if (tty)
 					printf("\n");
 				error("epoch %zu step %zu: %s", e, s + 1,
@@ -616,16 +743,20 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 				      s + 1, (double)loss);
 				goto out;
 			}
-			gstep++;
+			if (checkpoint_add_loss(ck, loss)) {
+				error("out of memory");
+				goto out;
+			}
+			ck->step = (uint32_t)(s + 1);
 			epoch_loss += loss;
 			win_loss += loss;
 			win_steps++;
-			progress_show(&pr, s + 1, epoch_loss / (double)(s + 1),
+			progress_show(&pr, s + 1 - first, epoch_loss / (double)(s + 1),
 				      mlp_backend_utilization(be), be->dev);
 			if (win_steps == log_every || s + 1 == steps) {
 				struct log_row r = {
 					.epoch = (unsigned)e,
-					.step = gstep,
+					.step = ck->n_losses,
 					.x = (double)(e - 1) +
 					     (double)(s + 1) / steps,
 					.loss = win_loss / (double)win_steps,
@@ -635,32 +766,48 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 						be, be->macs - win_macs,
 						be->cycles - win_cycles),
 				};
-				if (!rows_add(&rows, r)) {
+				if (checkpoint_add_row(ck, &r)) {
 					error("out of memory");
 					goto out;
 				}
 				win_loss = 0, win_steps = 0;
 				win_macs = be->macs, win_cycles = be->cycles;
 			}
+			stopped = o->max_steps && ck->n_losses >= o->max_steps;
+			if (o->checkpoint && (stopped || (o->checkpoint_every &&
+							  ck->n_losses % o->checkpoint_every == 0)) &&
+			    save_checkpoint(o, be, ck))
+				goto out;
+			if (stopped) {
+				if (tty && s + 1 < steps)
+					printf("\n");
+				break;
+			}
 		}
+		if (stopped && ck->step < steps)
+			break;
+		/* a run resumed after its last epoch's test has nothing to add */
+		const struct log_row *last = ck->n_rows ? &ck->rows[ck->n_rows - 1] : NULL;
+		if (first == steps && last && last->epoch == e && last->accuracy >= 0)
+			continue;
 		double train_s = now_s() - pr.started;
 		double util = util_of(be, be->macs, be->cycles);
 		const struct mlp_backend tr = *be; /* the training's totals */
 
 		double t_test = now_s(), acc = 0;
-		if (evaluate(&m, be, test, n_test, tty, &acc, NULL))
+		if (evaluate(m, be, test, n_test, tty, &acc, NULL))
 			goto out;
 		double test_s = now_s() - t_test;
 		struct log_row r = {
 			.epoch = (unsigned)e,
-			.step = gstep,
+			.step = ck->n_losses,
 			.x = (double)e,
 			.loss = epoch_loss / (double)steps,
 			.accuracy = acc,
 			.seconds = now_s() - t_train,
 			.utilization = util,
 		};
-		if (!rows_add(&rows, r)) {
+		if (checkpoint_add_row(ck, &r)) {
 			error("out of memory");
 			goto out;
 		}
@@ -670,34 +817,36 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 		       e, epochs, r.loss, acc, train_s + test_s, train_s,
 		       train_s > 0 ? 100 * tr.gemm_seconds / train_s : 0,
 		       on_device ? "device steps" : "matmuls", test_s);
-		if (be->dev)
+		if (be->dev && steps > first)
 			printf("  device (training): %.2f G MACs in %.1f M "
 			       "cycles, utilization %.1f%%, %.1f MB in / "
 			       "%.1f MB out over the link\n",
 			       (double)tr.macs / 1e9, (double)tr.cycles / 1e6,
 			       100 * util, (double)tr.bytes_in / 1e6,
 			       (double)tr.bytes_out / 1e6);
-		if (be->dev)
+		if (be->dev && steps > first)
 			printf("  per step: %.0f k cycles, %.1f KB in / %.1f KB "
 			       "out\n",
-			       (double)tr.cycles / 1e3 / (double)steps,
-			       (double)tr.bytes_in / 1e3 / (double)steps,
-			       (double)tr.bytes_out / 1e3 / (double)steps);
-		if (on_device && e == 1)
+			       (double)tr.cycles / 1e3 / (double)(steps - first),
+			       (double)tr.bytes_in / 1e3 / (double)(steps - first),
+			       (double)tr.bytes_out / 1e3 / (double)(steps - first));
+		if (on_device && tr.steps > 1 && !told_compile++)
 			printf("  compiled once in %.1f ms; the first step %.2f s, "
 			       "the others %.2f s each\n",
 			       1e3 * tr.compile_seconds, tr.first_step_seconds,
-			       steps > 1 ? tr.step_seconds / (double)(steps - 1)
-					 : 0.0);
+			       tr.step_seconds / (double)(tr.steps - 1));
 		fflush(stdout);
+		if (o->checkpoint && !stopped && ck->epoch == epochs &&
+		    save_checkpoint(o, be, ck))
+			goto out;
 	}
 
 	snprintf(title, sizeof(title),
 		 "Fashion-MNIST MLP on %s: %zu train / %zu test samples, batch "
 		 "%zu, seed %llu",
-		 be->name, n_train, n_test, batch, (unsigned long long)o->seed);
-	if (log_write_csv(csv, rows.v, rows.n, err, sizeof(err)) ||
-	    plot_write_svg(svg, title, rows.v, rows.n, (double)epochs, err,
+		 be->name, n_train, n_test, batch, (unsigned long long)ck->seed);
+	if (log_write_csv(csv, ck->rows, ck->n_rows, err, sizeof(err)) ||
+	    plot_write_svg(svg, title, ck->rows, ck->n_rows, (double)epochs, err,
 			   sizeof(err))) {
 		error("%s", err);
 		goto out;
@@ -705,12 +854,19 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	char shown[4096];
 	printf("log:     %s\n", shown_path(csv, shown, sizeof(shown)));
 	printf("chart:   %s\n", shown_path(svg, shown, sizeof(shown)));
-	if (o->save) {
-		if (mlp_device_sync(&m, be)) {
+	if (o->checkpoint)
+		printf("checkpoint: %s (epoch %u, step %u of %zu; go on: %s "
+		       "--resume %s --checkpoint %s --backend %s)\n",
+		       o->checkpoint, ck->epoch, ck->step, steps, prog_path,
+		       o->checkpoint, o->checkpoint, be->name);
+	if (stopped)
+		printf("stopped after step %zu (--max-steps)\n", ck->n_losses);
+	if (o->save && !stopped) {
+		if (mlp_device_sync(m, be)) {
 			error("%s", be->err);
 			goto out;
 		}
-		if (mlp_save(&m, o->save, err, sizeof(err))) {
+		if (mlp_save(m, o->save, err, sizeof(err))) {
 			error("%s", err);
 			goto out;
 		}
@@ -724,11 +880,8 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 		       prog_path);
 	status = 0;
 out:
-	free(rows.v);
 	free(px);
 	free(y);
-	free(order);
-	mlp_free(&m);
 	return status;
 }
 
@@ -751,6 +904,10 @@ int main(int argc, char **argv)
 		error("%s: cannot write there: %s", o.save, strerror(errno));
 		return 1;
 	}
+	if (o.checkpoint && !dir_writable(o.checkpoint)) {
+		error("%s: cannot write there: %s", o.checkpoint, strerror(errno));
+		return 1;
+	}
 	r = o.eval ? 0
 		   : idx_read_fashion(o.data, "train", &train, err,
 				      sizeof(err));
@@ -765,6 +922,7 @@ int main(int argc, char **argv)
 				"or --data DIR)");
 		goto out_data;
 	}
+	struct checkpoint ck = {0};
 	size_t n_train = o.subset ? o.subset : train.images.count;
 	size_t n_test = o.test_subset ? o.test_subset : test.images.count;
 	if (!o.eval && n_train > train.images.count)
@@ -788,10 +946,13 @@ int main(int argc, char **argv)
 		error("%s", be.err);
 		goto out_data;
 	}
-	status = o.eval ? run_eval(&o, &be, &test, n_test, tty)
-			: run_train(&o, &be, &train, n_train, &test, n_test,
-				    tty);
+	if (o.eval)
+		status = run_eval(&o, &be, &test, n_test, tty);
+	else if (!(o.resume ? resume_run(&o, &train, &ck)
+			    : start_run(&o, &train, n_train, &ck)))
+		status = run_train(&o, &be, &ck, &train, &test, n_test, tty);
 	mlp_backend_close(&be);
+	checkpoint_free(&ck);
 out_data:
 	idx_free_set(&train);
 	idx_free_set(&test);

@@ -10,8 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <zlib.h>
-
+#include "binfile.h"
 #include "mlp.h"
 
 static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
@@ -196,8 +195,7 @@ static void point_params(struct mlp *m)
 	m->b2 = m->params + o4, m->gb2 = m->grads + o4;
 }
 
-/* A model with zero parameters and moments. */
-static int alloc_model(struct mlp *m, size_t in, size_t hid, size_t out,
+int mlp_alloc(struct mlp *m, size_t in, size_t hid, size_t out,
 		       char *err, size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
@@ -223,7 +221,7 @@ static int alloc_model(struct mlp *m, size_t in, size_t hid, size_t out,
 int mlp_init(struct mlp *m, size_t in, size_t hid, size_t out, uint64_t seed,
 	     char *err, size_t errlen)
 {
-	int ret = alloc_model(m, in, hid, out, err, errlen);
+	int ret = mlp_alloc(m, in, hid, out, err, errlen);
 	if (ret)
 		return ret;
 	struct mlp_rng r = {seed};
@@ -552,137 +550,62 @@ int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
 #define MLP_VERSION 1u
 #define MLP_HEADER 32u
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 int mlp_save(const struct mlp *m, const char *path, char *err, size_t errlen)
 {
 	size_t size = MLP_HEADER + 4 * m->n_params + 4;
 	uint8_t *buf = malloc(size);
-	char tmp[4096];
-	int fd = -1, ret = FTPU_OK;
 
 	if (!buf)
 		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
 			    path);
 	memcpy(buf, MLP_MAGIC, 8);
-	put32(buf + 8, MLP_VERSION);
-	put32(buf + 12, (uint32_t)m->in);
-	put32(buf + 16, (uint32_t)m->hid);
-	put32(buf + 20, (uint32_t)m->out);
-	put32(buf + 24, (uint32_t)m->t);
-	put32(buf + 28, (uint32_t)(m->t >> 32));
-	for (size_t i = 0; i < m->n_params; i++) {
-		uint32_t u;
-		memcpy(&u, &m->params[i], 4);
-		put32(buf + MLP_HEADER + 4 * i, u);
-	}
-	put32(buf + size - 4, (uint32_t)crc32(0L, buf, (uInt)(size - 4)));
-
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-		ret = fail(FTPU_ERR_INVALID, err, errlen, "%s: path too long",
-			   path);
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO,
-			   err, errlen, "%s: cannot create: %s", path,
-			   strerror(errno));
-		goto out;
-	}
-	for (size_t at = 0; at < size;) {
-		ssize_t w = write(fd, buf + at, size - at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			ret = fail(FTPU_ERR_IO, err, errlen,
-				   "%s: write failed: %s", path,
-				   strerror(errno));
-			break;
-		}
-		at += (size_t)w;
-	}
-	if (!ret && fsync(fd) != 0)
-		ret = fail(FTPU_ERR_IO, err, errlen, "%s: sync failed: %s",
-			   path, strerror(errno));
-	if (close(fd) != 0 && !ret)
-		ret = fail(FTPU_ERR_IO, err, errlen, "%s: close failed: %s",
-			   path, strerror(errno));
-	if (!ret && rename(tmp, path) != 0)
-		ret = fail(FTPU_ERR_IO, err, errlen, "%s: cannot rename: %s",
-			   path, strerror(errno));
-	if (ret)
-		unlink(tmp);
-out:
+	binfile_put32(buf + 8, MLP_VERSION);
+	binfile_put32(buf + 12, (uint32_t)m->in);
+	binfile_put32(buf + 16, (uint32_t)m->hid);
+	binfile_put32(buf + 20, (uint32_t)m->out);
+	binfile_put64(buf + 24, m->t);
+	mlp_put_floats(buf + MLP_HEADER, m->params, m->n_params);
+	int ret = binfile_write(path, buf, size, err, errlen);
 	free(buf);
 	return ret;
 }
 
-/* Up to n bytes of fd into buf; *got short only at the end of the file. */
-static int read_upto(int fd, const char *path, uint8_t *buf, size_t n,
-		     size_t *got, char *err, size_t errlen)
+void mlp_put_floats(uint8_t *p, const float *v, size_t n)
 {
-	*got = 0;
-	while (*got < n) {
-		ssize_t r = read(fd, buf + *got, n - *got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return fail(FTPU_ERR_IO, err, errlen, "%s: read error: %s",
-				    path, strerror(errno));
-		if (r == 0)
-			break;
-		*got += (size_t)r;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u;
+		memcpy(&u, &v[i], 4);
+		binfile_put32(p + 4 * i, u);
+	}
+}
+
+int mlp_get_floats(float *v, const uint8_t *p, size_t n, const char *path,
+		   const char *what, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u = binfile_get32(p + 4 * i);
+		memcpy(&v[i], &u, 4);
+		if (!isfinite(v[i]))
+			return fail(FTPU_ERR_CORRUPT, err, errlen,
+				    "%s: corrupt: %s %zu is not finite", path,
+				    what, i);
 	}
 	return FTPU_OK;
 }
 
 int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 {
-	uint8_t head[MLP_HEADER], extra, *buf = NULL;
-	size_t size, got;
-	int ret;
+	uint8_t head[MLP_HEADER];
+	struct binfile f;
+	uint32_t version;
+	char why[96];
 
-	/* a regular file only (a FIFO or /dev/zero is refused unread), and
-	 * the header first: only the bytes it announces are read */
-	int fd = ftpu_open_file(path);
-	if (fd < 0)
-		return fail(fd, err, errlen, "cannot open %s",
-			    ftpu_last_error(NULL));
-	ret = read_upto(fd, path, head, sizeof(head), &got, err, errlen);
+	int ret = binfile_open(&f, path, MLP_MAGIC, "MLP weight file", head,
+			       sizeof(head), MLP_VERSION, &version, err, errlen);
 	if (ret)
 		goto out;
-	if (got < 8 || memcmp(head, MLP_MAGIC, 8)) {
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-			   "%s: not an ftpu MLP weight file (bad magic)", path);
-		goto out;
-	}
-	if (got < MLP_HEADER) {
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-			   "%s: truncated: %zu bytes, the header alone is %u",
-			   path, got, MLP_HEADER);
-		goto out;
-	}
-	uint32_t version = get32(head + 8);
-	if (version == 0 || version > MLP_VERSION) {
-		ret = fail(version ? FTPU_ERR_UNSUPPORTED : FTPU_ERR_CORRUPT,
-			   err, errlen,
-			   "%s: format version %u (this program reads 1..%u)",
-			   path, version, MLP_VERSION);
-		goto out;
-	}
-	uint32_t in = get32(head + 12), hid = get32(head + 16),
-		 out = get32(head + 20);
+	uint32_t in = binfile_get32(head + 12), hid = binfile_get32(head + 16),
+		 out = binfile_get32(head + 20);
 	if (!in || !hid || !out || in > 1u << 16 || hid > 1u << 16 ||
 	    out > 1u << 16) {
 		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
@@ -690,67 +613,25 @@ int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	size_t n = (size_t)in * hid + hid + (size_t)hid * out + out;
-	size = MLP_HEADER + 4 * n + 4;
-	/* the size the header announces, before anything more is read */
-	struct stat st;
-	if (fstat(fd, &st) || (uint64_t)st.st_size != size) {
-		uint64_t have = fstat(fd, &st) ? 0 : (uint64_t)st.st_size;
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-			   "%s: %s: %llu bytes, a %u-%u-%u model takes %zu",
-			   path, have < size ? "truncated" : "trailing bytes",
-			   (unsigned long long)have, in, hid, out, size);
-		goto out;
-	}
-	buf = malloc(size);
-	if (!buf) {
-		ret = fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
-			   path);
-		goto out;
-	}
-	memcpy(buf, head, MLP_HEADER);
-	ret = read_upto(fd, path, buf + MLP_HEADER, size - MLP_HEADER, &got,
-			err, errlen);
+	snprintf(why, sizeof(why), "a %u-%u-%u model takes", in, hid, out);
+	ret = binfile_read(&f, head, sizeof(head), MLP_HEADER + 4 * n + 4, why,
+			   err, errlen);
 	if (ret)
 		goto out;
-	size_t more = 0;
-	if (got == size - MLP_HEADER)
-		ret = read_upto(fd, path, &extra, 1, &more, err, errlen);
-	if (ret)
-		goto out;
-	if (got != size - MLP_HEADER || more) { /* changed meanwhile */
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-			   "%s: %s while being read", path,
-			   more ? "grew" : "shrank");
-		goto out;
-	}
-	uint32_t want = get32(buf + size - 4);
-	uint32_t crc = (uint32_t)crc32(0L, buf, (uInt)(size - 4));
-	if (want != crc) {
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-			   "%s: corrupt: CRC-32 0x%08x, the file says 0x%08x",
-			   path, crc, want);
-		goto out;
-	}
 	struct mlp nm;
-	ret = alloc_model(&nm, in, hid, out, err, errlen);
+	ret = mlp_alloc(&nm, in, hid, out, err, errlen);
 	if (ret)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t u = get32(buf + MLP_HEADER + 4 * i);
-		memcpy(&nm.params[i], &u, 4);
-		if (!isfinite(nm.params[i])) {
-			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
-				   "%s: corrupt: parameter %zu is not finite",
-				   path, i);
-			mlp_free(&nm);
-			goto out;
-		}
+	ret = mlp_get_floats(nm.params, f.buf + MLP_HEADER, n, path,
+			     "parameter", err, errlen);
+	if (ret) {
+		mlp_free(&nm);
+		goto out;
 	}
-	nm.t = (uint64_t)get32(buf + 24) | (uint64_t)get32(buf + 28) << 32;
+	nm.t = binfile_get64(head + 24);
 	*m = nm;
 out:
-	free(buf);
-	close(fd);
+	binfile_close(&f);
 	return ret;
 }
 

@@ -88,6 +88,9 @@ struct mlp {
 	float *z1, *h, *z2, *dz2, *dh;
 };
 
+/* A model of zero parameters and moments, Adam's defaults. */
+int mlp_alloc(struct mlp *m, size_t in, size_t hid, size_t out, char *err,
+	      size_t errlen);
 /* Glorot-uniform weights from seed, zero biases, zero moments. */
 int mlp_init(struct mlp *m, size_t in, size_t hid, size_t out, uint64_t seed,
 	     char *err, size_t errlen);
@@ -144,5 +147,11 @@ int mlp_predict_px(const struct mlp *m, struct mlp_backend *be, const uint8_t *p
  */
 int mlp_save(const struct mlp *m, const char *path, char *err, size_t errlen);
 int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen);
+
+/* n fp32 values as little-endian words at p, and back; a non-finite value
+ * read is FTPU_ERR_CORRUPT ("<path>: corrupt: <what> <i> is not finite"). */
+void mlp_put_floats(uint8_t *p, const float *v, size_t n);
+int mlp_get_floats(float *v, const uint8_t *p, size_t n, const char *path,
+		   const char *what, char *err, size_t errlen);
 
 #endif /* FM_MLP_H */

@@ -10,6 +10,8 @@
  * foreign files. Synthetic data: the dataset package is not needed.
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -25,6 +28,7 @@
 
 #include "ftpu.h"
 #include "ftpu_test.h"
+#include "../../examples/fashion_mnist/checkpoint.h"
 #include "../../examples/fashion_mnist/idx.h"
 #include "../../examples/fashion_mnist/mlp.h"
 
@@ -824,6 +828,388 @@ static void test_fashion_mnist_weights_file(void **state)
 	mlp_free(&m);
 }
 
+/* ---- checkpoints and resuming (the demo's binary, new processes) -------- */
+
+/* build/examples/fashion_mnist/fashion_mnist beside this test's build/tests/examples/ */
+static const char *demo_path(void)
+{
+	static char path[4096];
+	char exe[4000];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = 0;
+	*strrchr(exe, '/') = 0;
+	snprintf(path, sizeof(path), "%s/../../examples/fashion_mnist/fashion_mnist", exe);
+	if (access(path, X_OK))
+		fail_msg("%s: not built (make %s)", path, "build/examples/fashion_mnist/fashion_mnist");
+	return path;
+}
+
+/* Runs the demo with args (NULL-terminated) and returns its exit status;
+ * its output goes to dir/out.txt. A run over 300 s fails the test. */
+static int run_demo(struct fixture *f, const char *const *args)
+{
+	const char *argv[32] = {demo_path()};
+	size_t n = 1;
+	for (; args[n - 1]; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	char out[160];
+	in_dir(f, out, "out.txt");
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	int st;
+	alarm(300);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	alarm(0);
+	if (!WIFEXITED(st))
+		fail_msg("%s did not exit (status 0x%x)", argv[0], st);
+	return WEXITSTATUS(st);
+}
+
+/* The run's output (out.txt) as one string, for messages. */
+static char *demo_output(struct fixture *f)
+{
+	char out[160];
+	size_t n;
+	uint8_t *b = read_bytes(in_dir(f, out, "out.txt"), &n);
+	b[n] = 0;
+	return (char *)b;
+}
+
+static void expect_demo(struct fixture *f, const char *const *args, int want, const char *says)
+{
+	int got = run_demo(f, args);
+	char *out = demo_output(f);
+	if (got != want || (says && !strstr(out, says)))
+		fail_msg("fashion_mnist %s %s ...: exit %d, want %d%s%s; it said:\n%s", args[0],
+			 args[1], got, want, says ? " saying " : "", says ? says : "", out);
+	free(out);
+}
+
+/* n training and 40 test samples of the synthetic bands as IDX files in
+ * the fixture's directory (the dataset's names). */
+static void write_dataset(struct fixture *f, uint32_t n)
+{
+	char path[160];
+	const uint32_t counts[2] = {n, 40};
+	static const char *const names[2][2] = {
+		{"train-images-idx3-ubyte", "train-labels-idx1-ubyte"},
+		{"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}};
+	for (int k = 0; k < 2; k++) {
+		float *x = malloc((size_t)counts[k] * IN * sizeof(float));
+		uint8_t *px = malloc((size_t)counts[k] * IN), *y = malloc(counts[k]);
+		assert_true(x && px && y);
+		make_data(ftpu_test_seed() + (uint64_t)k, counts[k], x, y);
+		for (size_t i = 0; i < (size_t)counts[k] * IN; i++)
+			px[i] = (uint8_t)(x[i] * 255.0f + 0.5f);
+		uint32_t d3[3] = {counts[k], 28, 28}, d1[1] = {counts[k]};
+		assert_int_equal(idx_write(in_dir(f, path, names[k][0]), d3, 3, px, f->err,
+					   sizeof(f->err)), FTPU_OK);
+		assert_int_equal(idx_write(in_dir(f, path, names[k][1]), d1, 1, y, f->err,
+					   sizeof(f->err)), FTPU_OK);
+		free(x), free(px), free(y);
+	}
+}
+
+static void load_ckpt(struct fixture *f, const char *name, struct checkpoint *c)
+{
+	char path[160];
+	if (checkpoint_load(c, in_dir(f, path, name), f->err, sizeof(f->err)))
+		fail_msg("%s", f->err);
+}
+
+/* Two checkpoints of the same training: identical weights, moments, Adam
+ * steps, data order, RNG and every step's loss (only the log's clock may
+ * differ). */
+static void expect_same_training(const struct checkpoint *a, const struct checkpoint *b,
+				 size_t steps)
+{
+	assert_int_equal(a->n_losses, steps);
+	assert_int_equal(b->n_losses, steps);
+	assert_memory_equal(a->losses, b->losses, steps * sizeof(float));
+	assert_int_equal(a->model.n_params, b->model.n_params);
+	assert_memory_equal(a->model.params, b->model.params, a->model.n_params * sizeof(float));
+	assert_memory_equal(a->model.m, b->model.m, a->model.n_params * sizeof(float));
+	assert_memory_equal(a->model.v, b->model.v, a->model.n_params * sizeof(float));
+	assert_true(a->model.t == steps && b->model.t == steps);
+	assert_true(a->epoch == b->epoch && a->step == b->step);
+	assert_true(a->shuffle.s == b->shuffle.s);
+	assert_memory_equal(a->order, b->order, a->n_train * sizeof(*a->order));
+}
+
+/* Straight through vs stopped, saved, resumed in a new process: the same
+ * bits, on the RTL (sim), on the C model (ref) on the whole step, and with
+ * every matmul through ftpu_gemm and Adam on the host (ref, gemm). */
+static void test_fashion_mnist_resume(void **state)
+{
+	struct fixture *f = *state;
+	char a[160], b[160], c[160];
+	in_dir(f, a, "a.ckpt"), in_dir(f, b, "b.ckpt"), in_dir(f, c, "c.ckpt");
+	static const struct {
+		const char *backend, *mode, *batch, *subset, *epochs;
+		const char *straight, *first, *total;
+		size_t steps;
+	} runs[] = {
+		/* 4 steps straight = 2, a new process, 2 more */
+		{"sim", "device", "32", "128", "1", "4", "2", "4", 4},
+		/* across an epoch's end (10 steps an epoch): its shuffle and test */
+		{"ref", "device", "64", "600", "2", "14", "7", "14", 14},
+		{"ref", "gemm", "64", "600", "2", "13", "10", "13", 13},
+	};
+	write_dataset(f, 600);
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		const char *common[] = {"--backend", runs[k].backend, "--mode", runs[k].mode,
+					"--data", f->dir, "--out", f->dir, "--test-subset", "40"};
+		const char *straight[24], *first[24], *resume[24];
+		size_t n = 0;
+		for (; n < 10; n++)
+			straight[n] = first[n] = resume[n] = common[n];
+		const char *tail1[] = {"--batch", runs[k].batch, "--subset", runs[k].subset,
+				       "--epochs", runs[k].epochs, "--seed", "7"};
+		size_t m = n;
+		for (size_t i = 0; i < 8; i++)
+			straight[m + i] = first[m + i] = tail1[i];
+		m += 8;
+		straight[m] = "--max-steps", straight[m + 1] = runs[k].straight;
+		straight[m + 2] = "--checkpoint", straight[m + 3] = a, straight[m + 4] = NULL;
+		first[m] = "--max-steps", first[m + 1] = runs[k].first;
+		first[m + 2] = "--checkpoint", first[m + 3] = b, first[m + 4] = NULL;
+		/* the resumed run takes seed, batch and subset from the file */
+		resume[n] = "--resume", resume[n + 1] = b;
+		resume[n + 2] = "--max-steps", resume[n + 3] = runs[k].total;
+		resume[n + 4] = "--checkpoint", resume[n + 5] = c, resume[n + 6] = NULL;
+		expect_demo(f, straight, 0, "stopped after step");
+		expect_demo(f, first, 0, "stopped after step");
+		expect_demo(f, resume, 0, "resumed from");
+		struct checkpoint ca, cb, cc;
+		load_ckpt(f, "a.ckpt", &ca);
+		load_ckpt(f, "b.ckpt", &cb);
+		load_ckpt(f, "c.ckpt", &cc);
+		expect_same_training(&ca, &cc, runs[k].steps);
+		/* and the stopped run's losses are the first of them */
+		assert_memory_equal(cb.losses, ca.losses, cb.n_losses * sizeof(float));
+		assert_true(cb.n_losses < ca.n_losses);
+		checkpoint_free(&ca), checkpoint_free(&cb), checkpoint_free(&cc);
+	}
+
+	/* resuming against other flags or data is refused, and says why */
+	const char *base[] = {"--backend", "ref", "--data", f->dir, "--out", f->dir,
+			      "--test-subset", "40", "--resume", b};
+	struct {
+		const char *flag, *value, *says;
+	} bad[] = {
+		{"--seed", "8", "made with --seed 7"},
+		{"--batch", "32", "made with --batch 64"},
+		{"--subset", "500", "made with --subset 600"},
+		{"--epochs", "0", NULL}, /* below 1: a usage error */
+	};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		const char *args[16];
+		for (size_t i = 0; i < 10; i++)
+			args[i] = base[i];
+		args[10] = bad[k].flag, args[11] = bad[k].value, args[12] = NULL;
+		expect_demo(f, args, bad[k].says ? 1 : 2, bad[k].says);
+	}
+	/* the same file names on other data: 600 other samples */
+	char path[160];
+	uint8_t *px = calloc(600, IN), *y = calloc(600, 1);
+	uint32_t d3[3] = {600, 28, 28}, d1[1] = {600};
+	assert_int_equal(idx_write(in_dir(f, path, "train-images-idx3-ubyte"), d3, 3, px, f->err,
+				   sizeof(f->err)), FTPU_OK);
+	assert_int_equal(idx_write(in_dir(f, path, "train-labels-idx1-ubyte"), d1, 1, y, f->err,
+				   sizeof(f->err)), FTPU_OK);
+	free(px), free(y);
+	const char *other[] = {"--backend", "ref", "--data", f->dir, "--out", f->dir,
+			       "--test-subset", "40", "--resume", b, NULL};
+	expect_demo(f, other, 1, "other training data");
+	const char *missing[] = {"--backend", "ref", "--data", f->dir, "--resume", "/nonexistent.ckpt", NULL};
+	expect_demo(f, missing, 1, "cannot open");
+}
+
+/* Killed at any moment while it checkpoints every step, the demo leaves
+ * no checkpoint, or one that loads and is a state of its run. */
+static void test_fashion_mnist_checkpoint_kill(void **state)
+{
+	struct fixture *f = *state;
+	char ck[160];
+	in_dir(f, ck, "k.ckpt");
+	write_dataset(f, 256);
+	const char *argv[] = {demo_path(), "--backend", "ref", "--data", f->dir, "--out", f->dir,
+			      "--test-subset", "40", "--batch", "16", "--subset", "256",
+			      "--epochs", "3", "--checkpoint", ck, "--checkpoint-every", "1", NULL};
+	struct rng r = {ftpu_test_seed()};
+	size_t loaded = 0;
+	for (int round = 0; round < 12; round++) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+			dup2(fd, 1), dup2(fd, 2);
+			execv(argv[0], (char *const *)argv);
+			_exit(127);
+		}
+		usleep(100000 + rng_below(&r, 900000));
+		kill(pid, SIGKILL);
+		int st;
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		struct checkpoint c;
+		int ret = checkpoint_load(&c, ck, f->err, sizeof(f->err));
+		if (ret == FTPU_ERR_NOT_FOUND)
+			continue;
+		if (ret)
+			fail_msg("round %d: after a kill: %s", round, f->err);
+		assert_true(c.n_losses >= 1 && c.batch == 16 && c.n_train == 256);
+		loaded++;
+		checkpoint_free(&c);
+	}
+	/* most kills land after the first step (a step of ref is ~ms) */
+	assert_true(loaded >= 6);
+}
+
+static void expect_ckpt_fail(struct fixture *f, const char *path, const char *why)
+{
+	struct checkpoint c;
+	memset(&c, 0x5a, sizeof(c));
+	int ret = checkpoint_load(&c, path, f->err, sizeof(f->err));
+	if (ret >= 0)
+		fail_msg("%s: loaded (%s)", path, why ? why : "any refusal");
+	if (!strstr(f->err, path) || (why && !strstr(f->err, why)))
+		fail_msg("message '%s' should name %s and say '%s'", f->err, path, why);
+	/* a refused file leaves the caller's struct as it was */
+	struct checkpoint same;
+	memset(&same, 0x5a, sizeof(same));
+	assert_memory_equal(&c, &same, sizeof(c));
+}
+
+/* A checkpoint of a few steps, to corrupt. */
+static void small_checkpoint(struct checkpoint *c)
+{
+	char err[256];
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(mlp_init(&c->model, 20, 8, 4, 3, err, sizeof(err)), FTPU_OK);
+	c->seed = 3, c->batch = 4, c->n_train = 10, c->epochs = 2, c->data_crc = 0x12345678;
+	c->epoch = 2, c->step = 1, c->shuffle.s = 99;
+	c->order = malloc(10 * sizeof(*c->order));
+	for (uint32_t i = 0; i < 10; i++)
+		c->order[i] = (i * 3) % 10;
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(checkpoint_add_loss(c, 2.0f - 0.25f * (float)i), FTPU_OK);
+	c->model.t = 4;
+	c->model.v[5] = 0.5f, c->model.m[6] = -0.25f;
+	struct log_row r = {.epoch = 1, .step = 3, .x = 1, .loss = 1.5, .accuracy = 0.5,
+			    .seconds = 2, .utilization = 0.75};
+	assert_int_equal(checkpoint_add_row(c, &r), FTPU_OK);
+}
+
+static void test_fashion_mnist_checkpoint_file(void **state)
+{
+	struct fixture *f = *state;
+	char path[160], bad[160];
+	struct checkpoint c, l;
+	size_t n;
+
+	small_checkpoint(&c);
+	in_dir(f, path, "c.ckpt");
+	if (checkpoint_save(&c, path, f->err, sizeof(f->err)))
+		fail_msg("%s", f->err);
+	load_ckpt(f, "c.ckpt", &l);
+	expect_same_training(&c, &l, 4);
+	assert_true(l.seed == 3 && l.batch == 4 && l.n_train == 10 && l.epochs == 2 &&
+		    l.data_crc == 0x12345678 && l.n_rows == 1);
+	assert_true(l.rows[0].epoch == 1 && l.rows[0].step == 3 && l.rows[0].x == 1 &&
+		    l.rows[0].loss == 1.5 && l.rows[0].accuracy == 0.5 && l.rows[0].seconds == 2 &&
+		    l.rows[0].utilization == 0.75);
+	assert_true(l.model.adam.lr == c.model.adam.lr && l.model.adam.eps == c.model.adam.eps);
+	checkpoint_free(&l);
+
+	uint8_t *b = read_bytes(path, &n), *x = malloc(n + 8);
+	assert_non_null(x);
+	in_dir(f, bad, "bad.ckpt");
+	/* every byte of the header, flipped: refused */
+	for (size_t i = 0; i < 100; i++) {
+		memcpy(x, b, n);
+		x[i] ^= 0xff;
+		write_bytes(bad, x, n);
+		expect_ckpt_fail(f, bad, NULL);
+	}
+	/* a bit anywhere after it: the CRC */
+	struct rng r = {ftpu_test_seed()};
+	for (int k = 0; k < 50; k++) {
+		memcpy(x, b, n);
+		x[100 + rng_below(&r, (uint32_t)(n - 100))] ^= (uint8_t)(1u << rng_below(&r, 8));
+		write_bytes(bad, x, n);
+		expect_ckpt_fail(f, bad, "CRC");
+	}
+	/* cut short anywhere, or longer */
+	static const size_t cuts[] = {0, 1, 7, 8, 11, 12, 50, 99};
+	for (size_t k = 0; k < sizeof(cuts) / sizeof(cuts[0]); k++) {
+		write_bytes(bad, b, cuts[k]);
+		expect_ckpt_fail(f, bad, cuts[k] < 8 ? "bad magic" : "truncated");
+	}
+	for (size_t cut = 100; cut < n; cut += 1 + rng_below(&r, 97)) {
+		write_bytes(bad, b, cut);
+		expect_ckpt_fail(f, bad, "truncated");
+	}
+	write_bytes(bad, b, n - 1);
+	expect_ckpt_fail(f, bad, "truncated");
+	memcpy(x, b, n);
+	memset(x + n, 0, 8);
+	write_bytes(bad, x, n + 8);
+	expect_ckpt_fail(f, bad, "trailing bytes");
+	/* foreign: the weight file of mlp.h */
+	mlp_save(&c.model, bad, f->err, sizeof(f->err));
+	expect_ckpt_fail(f, bad, "not an ftpu training checkpoint");
+	/* a newer version, CRC intact */
+	memcpy(x, b, n);
+	put_le32(x + 8, 2);
+	fix_crc(x, n);
+	write_bytes(bad, x, n);
+	struct checkpoint u;
+	assert_int_equal(checkpoint_load(&u, bad, f->err, sizeof(f->err)), FTPU_ERR_UNSUPPORTED);
+	/* what the CRC cannot see: written wrong, CRC intact */
+	const size_t np = c.model.n_params, order = 100 + 12 * np;
+	struct {
+		size_t at;
+		uint32_t value;
+		const char *why;
+	} edits[] = {
+		{order + 4 * 3, 0, "not a permutation"},    /* 0 twice */
+		{order + 4 * 9, 10, "not a permutation"},   /* out of range */
+		{100 + 8 * np + 4 * 5, 0xbf800000u, "second moment 5 is negative"},
+		{100 + 4 * np + 4 * 2, 0x7f800000u, "first moment 2 is not finite"},
+		{100 + 4 * 7, 0xffc00000u, "parameter 7 is not finite"},
+		{48, 2, "do not agree"},  /* step 2 of epoch 2 with 4 losses */
+		{44, 3, "do not agree"},  /* epoch 3 of 2 */
+		{56, 5, "do not agree"},  /* Adam steps */
+		{80, 0, "Adam lr"},
+		{96, 1, "do not agree"},  /* epochs asked: 1, in epoch 2 */
+	};
+	for (size_t k = 0; k < sizeof(edits) / sizeof(edits[0]); k++) {
+		memcpy(x, b, n);
+		put_le32(x + edits[k].at, edits[k].value);
+		fix_crc(x, n);
+		write_bytes(bad, x, n);
+		expect_ckpt_fail(f, bad, edits[k].why);
+	}
+	/* a missing one, and none into a missing directory */
+	in_dir(f, bad, "none.ckpt");
+	assert_int_equal(checkpoint_load(&u, bad, f->err, sizeof(f->err)), FTPU_ERR_NOT_FOUND);
+	in_dir(f, bad, "no/such/dir.ckpt");
+	assert_int_equal(checkpoint_save(&c, bad, f->err, sizeof(f->err)), FTPU_ERR_NOT_FOUND);
+	free(b), free(x);
+	checkpoint_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -838,6 +1224,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_fashion_mnist_idx_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_idx_corrupt,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_checkpoint_file,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_resume,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_checkpoint_kill,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_weights_file,
 						setup, teardown),
