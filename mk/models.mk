@@ -265,5 +265,6 @@ bench_gemm_MODELS := device_16 device_4p
 bench_train_MODELS := device_16 device_16_t2
 test_libftpu_sim_MODELS := device_16 device_4p
 test_train_sim_MODELS := device_16 device_4p device_16_t2
+test_replicas_MODELS := device_16
 fashion_mnist_MODELS := device_16 device_4p device_16_t2
 test_fashion_mnist_MODELS := device_16 device_4p device_16_t2

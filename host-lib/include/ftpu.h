@@ -547,6 +547,66 @@ int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *va
 int ftpu_train_set_steps(ftpu_trainer *t, uint64_t steps);
 int ftpu_train_stats(const ftpu_trainer *t, struct ftpu_train_stats *stats);
 
+/*
+ * A step in two halves, for data parallelism (ftpu_replicas below, or MPI
+ * in the caller: docs/training.md, Replicas). ftpu_train_gradient runs the
+ * forward and backward passes on rows (1..batch) samples and updates
+ * nothing: the loss gradient is (softmax - onehot) / divisor (divisor: the
+ * rows of the global batch, >= rows), grad (ftpu_train_size() values, the
+ * flat layout of ftpu_train_read) receives the gradient of this part of
+ * the batch and *loss_sum (may be NULL) the sum of its rows' losses.
+ * ftpu_train_apply runs the optimizer's update with grad (the replicas'
+ * gradients summed, ftpu_train_reduce) as Adam step steps + 1. A step is
+ * gradient then apply with divisor = rows: the same bits as
+ * ftpu_train_step.
+ */
+int ftpu_train_gradient(ftpu_trainer *t, const float *x, const uint8_t *labels, size_t rows,
+			size_t divisor, float *grad, double *loss_sum);
+int ftpu_train_gradient_u8(ftpu_trainer *t, const uint8_t *x, const uint8_t *labels,
+			   size_t rows, size_t divisor, float *grad, double *loss_sum);
+int ftpu_train_apply(ftpu_trainer *t, const float *grad);
+/* sum[i] = grads[0][i] + grads[1][i] + ... + grads[n - 1][i], added in that
+ * order in fp32 (round to nearest even): the replicas' one reduction
+ * order, so every replica, and every run, applies the same bits. */
+void ftpu_train_reduce(float *sum, const float *const *grads, size_t n, size_t size);
+
+/*
+ * Replicas: one trainer on each of n devices (any URIs: sim, ref, boards;
+ * a device with the vector unit keeps its state, others keep it on the
+ * host), trained as one (docs/training.md, Replicas). cfg->batch is the
+ * global batch; a step's rows are split in order, replica i taking
+ * rows / n (+1 for i < rows % n) consecutive rows; each computes its
+ * gradient on its own thread (ftpu_train_gradient with the global rows as
+ * divisor), ftpu_train_reduce sums them in replica order, and every
+ * replica applies the sum, so the weights stay the same on every device.
+ */
+typedef struct ftpu_replicas ftpu_replicas;
+int ftpu_replicas_open(const char *const *uris, size_t n, const struct ftpu_train_config *cfg,
+		       ftpu_replicas **out);
+void ftpu_replicas_close(ftpu_replicas *r);
+size_t ftpu_replicas_count(const ftpu_replicas *r);
+/* Replica i's device and trainer (owned by r), for stats and INFO. */
+ftpu_device *ftpu_replicas_device(ftpu_replicas *r, size_t i);
+ftpu_trainer *ftpu_replicas_trainer(ftpu_replicas *r, size_t i);
+/* ftpu_train_step(_u8) over the replicas; *loss the global batch's mean. */
+int ftpu_replicas_step(ftpu_replicas *r, const float *x, const uint8_t *labels, size_t rows,
+		       float *loss);
+int ftpu_replicas_step_u8(ftpu_replicas *r, const uint8_t *x, const uint8_t *labels,
+			  size_t rows, float *loss);
+/* Logits of rows (1..batch) samples, split as a step's rows. */
+int ftpu_replicas_logits(ftpu_replicas *r, const float *x, size_t rows, float *logits);
+int ftpu_replicas_logits_u8(ftpu_replicas *r, const uint8_t *x, size_t rows, float *logits);
+/* Writes go to every replica; reads come from replica 0. */
+int ftpu_replicas_read(ftpu_replicas *r, enum ftpu_train_part part, float *values);
+int ftpu_replicas_write(ftpu_replicas *r, enum ftpu_train_part part, const float *values);
+int ftpu_replicas_set_steps(ftpu_replicas *r, uint64_t steps);
+/* Reads every replica's weights and slots and compares them with replica
+ * 0's: FTPU_ERR_STATE, naming the replica and the first value that
+ * differs, when they have drifted apart. With FTPU_REPLICAS_CHECK=1 in the
+ * environment every step ends with it (a debug mode: it reads the whole
+ * state over every link). */
+int ftpu_replicas_check(ftpu_replicas *r);
+
 /* ---- files ---------------------------------------------------------------------- */
 
 /*

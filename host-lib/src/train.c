@@ -51,6 +51,8 @@ enum {
 /* Vector instructions address ACC with 16 bits. */
 #define VEC_ADDR_LIMIT 65536u
 #define MAX_N 65535u
+/* HOST_READs (of at most MAX_N vectors) it takes to fill the whole of it */
+#define VEC_PIECES ((VEC_ADDR_LIMIT + MAX_N - 1) / MAX_N)
 
 struct layer {
 	uint32_t in, out;   /* widths */
@@ -88,6 +90,13 @@ struct ftpu_trainer {
 	size_t *x_at;
 	uint32_t x_pieces, x_piece;
 	size_t bwd_dz_at, bwd_alpha_at;
+	/* the two halves of a step for replicas (ftpu_train_gradient/_apply),
+	 * compiled on first use: the backward pass without the update, ending
+	 * with the gradient sent to the host; the gradient received and the
+	 * update. grad_data: the gradient's DATA words. */
+	struct words bwdg, apply;
+	size_t bwdg_dz_at, apply_alpha_at, apply_g_at[VEC_PIECES];
+	uint32_t *grad_data;
 	uint32_t *data;      /* DATA words: the logits */
 	size_t data_words;
 	/* words a vector of the logits' last chunk comes in: its lanes with
@@ -389,7 +398,8 @@ static void splice(struct words *p, const struct words *u, size_t *at, size_t un
  * chunks, with W's update in groups: a group's update is spread over the
  * next group's matmuls (from its quarter on, so the array has work queued
  * when the update first waits for the rows it reads), the last one after. */
-static void emit_weight_gradient(ftpu_trainer *t, struct words *p, const struct layer *y)
+static void emit_weight_gradient(ftpu_trainer *t, struct words *p, const struct layer *y,
+				 bool update)
 {
 	const uint32_t N = t->N, rows = y->oc * N;
 	const uint32_t group = (UPDATE_GROUP_VECTORS + rows - 1) / rows;
@@ -411,24 +421,35 @@ static void emit_weight_gradient(ftpu_trainer *t, struct words *p, const struct 
 			}
 		splice(p, &u, &at, ops);
 		u.n = 0, at = 0;
-		emit_update(t, &u, y->pw + k0 * rows, kn * rows);
+		if (update)
+			emit_update(t, &u, y->pw + k0 * rows, kn * rows);
 	}
 	splice(p, &u, &at, u.n / FTPU_ISA_WORDS);
 	free(u.w);
 }
 
-static void emit_backward(ftpu_trainer *t, struct words *p)
+/* Adam's alpha_t for the next update (one vector of inline data). */
+static size_t emit_alpha(ftpu_trainer *t, struct words *p)
+{
+	if (t->cfg.optimizer != FTPU_OPTIMIZER_ADAM)
+		return 0;
+	emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, 1, t->acc_k + K_ALPHA, 0);
+	return emit_data(p, t->N);
+}
+
+/* The backward pass; with update, the optimizer's update beside it (a
+ * step), else the gradient goes to the host (ftpu_train_gradient). */
+static void emit_backward(ftpu_trainer *t, struct words *p, bool update, size_t *dz_at,
+			  size_t *alpha_at)
 {
 	const uint32_t N = t->N, Bp = t->Bp;
 	const size_t nl = t->cfg.n_layers;
 	const struct layer *top = &t->L[nl - 1];
 
 	emit(p, FTPU_OP_HOST_READ, FTPU_MEM_UB, top->oc * Bp, top->ub_dz, 0);
-	t->bwd_dz_at = emit_data(p, (size_t)top->oc * Bp * N / 2);
-	if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
-		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, 1, t->acc_k + K_ALPHA, 0);
-		t->bwd_alpha_at = emit_data(p, N);
-	}
+	*dz_at = emit_data(p, (size_t)top->oc * Bp * N / 2);
+	if (update)
+		*alpha_at = emit_alpha(t, p);
 	/* the inputs of the layers above the first as tiles (batch chunk x
 	 * input chunk) for dW; X's came with it (HOST_READ ALSO_WM) */
 	for (size_t l = 1; l < nl; l++)
@@ -453,7 +474,7 @@ static void emit_backward(ftpu_trainer *t, struct words *p)
 		for (uint32_t oc = 0; oc < y->oc; oc++)
 			emit_tree_sum(t, p, y->dz + oc * Bp, t->acc_g + y->pb + oc);
 		/* dW^T and W's update */
-		emit_weight_gradient(t, p, y);
+		emit_weight_gradient(t, p, y, update);
 		if (l == 0)
 			break;
 		/* dA = dZ W^T into the layer below's dZ, then its ReLU' */
@@ -466,8 +487,26 @@ static void emit_backward(ftpu_trainer *t, struct words *p)
 		    x->dz);
 	}
 
+	if (!update) {
+		for (uint32_t o = 0; o < t->pn; o += MAX_N)
+			emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC,
+			     t->pn - o < MAX_N ? t->pn - o : MAX_N, t->acc_g + o, 0);
+		return;
+	}
 	for (size_t l = 0; l < nl; l++)
 		emit_update(t, p, t->L[l].pb, t->L[l].oc);
+}
+
+/* The gradient from the host into ACC, and the update with it. */
+static void emit_apply(ftpu_trainer *t, struct words *p)
+{
+	t->apply_alpha_at = emit_alpha(t, p);
+	for (uint32_t o = 0; o < t->pn; o += MAX_N) {
+		uint32_t n = t->pn - o < MAX_N ? t->pn - o : MAX_N;
+		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, n, t->acc_g + o, 0);
+		t->apply_g_at[o / MAX_N] = emit_data(p, (size_t)n * t->N);
+	}
+	emit_update(t, p, 0, t->pn);
 }
 
 /* ---- layout ------------------------------------------------------------------- */
@@ -752,12 +791,11 @@ int ftpu_train_logits_u8(ftpu_trainer *t, const uint8_t *x, size_t rows, float *
 	return logits_any(t, "ftpu_train_logits_u8", x, true, rows, logits);
 }
 
-static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
-		    const uint8_t *labels, size_t rows, float *loss)
+static void flat_place(const ftpu_trainer *t, size_t i, uint32_t *vec, uint32_t *lane);
+
+/* Checks a step's labels. */
+static int check_labels(ftpu_trainer *t, const char *fn, const uint8_t *labels, size_t rows)
 {
-	int ret = check_call(t, fn, x, rows, u8);
-	if (ret)
-		return ret;
 	const size_t out = t->widths[t->cfg.n_layers];
 	if (!labels)
 		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: labels is NULL", fn);
@@ -766,6 +804,49 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 			return ftpu__fail(t->dev, FTPU_ERR_INVALID,
 					  "%s: label %u of row %zu: the model has %zu classes", fn,
 					  labels[b], b, out);
+	return FTPU_OK;
+}
+
+/* The forward program, then softmax cross-entropy on the host: *sum the
+ * rows' summed loss, dZ = (p - onehot) / divisor as bf16 into the inline
+ * data of backward program p at dz_at. Lock held. */
+static int forward_loss(ftpu_trainer *t, const void *x, const uint8_t *labels, size_t rows,
+			size_t divisor, struct words *p, size_t dz_at, double *sum)
+{
+	const size_t out = t->widths[t->cfg.n_layers];
+	const uint32_t N = t->N, Bp = t->Bp;
+	int ret = forward(t, x, rows);
+	if (ret)
+		return ret;
+	for (size_t b = 0; b < rows; b++)
+		for (size_t j = 0; j < out; j++)
+			t->lg[b * out + j] = logit(t, b, j);
+	*sum = ftpu__train_softmax(t->lg, labels, rows, out, divisor, t->dz);
+	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
+		pack_chunk(t, p->w + dz_at + (size_t)oc * Bp * N / 2, t->dz, rows, out, oc, 0, Bp);
+	return FTPU_OK;
+}
+
+/* Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t) in double, as N lanes of
+ * inline data at w (Adam only). */
+static void put_alpha(const ftpu_trainer *t, uint32_t *w)
+{
+	const struct ftpu_train_config *c = &t->cfg;
+	if (c->optimizer != FTPU_OPTIMIZER_ADAM)
+		return;
+	double step = (double)(t->steps + 1);
+	float alpha = (float)(c->learning_rate * sqrt(1.0 - pow(c->beta2, step)) /
+			      (1.0 - pow(c->beta1, step)));
+	for (uint32_t i = 0; i < t->N; i++)
+		w[i] = ftpu_f32_bits(alpha);
+}
+
+static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
+		    const uint8_t *labels, size_t rows, float *loss)
+{
+	int ret = check_call(t, fn, x, rows, u8);
+	if (ret || (ret = check_labels(t, fn, labels, rows)))
+		return ret;
 	if (t->host) {
 		begin_stats(t);
 		if (!(ret = ftpu__host_train_step(t->host, x, u8, labels, rows, t->steps, loss,
@@ -777,27 +858,11 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 	}
 	ftpu__lock(t->dev);
 	begin_stats(t);
-	if ((ret = check_owner(t, fn)) || (ret = forward(t, x, rows)))
+	double sum;
+	if ((ret = check_owner(t, fn)) ||
+	    (ret = forward_loss(t, x, labels, rows, rows, &t->bwd, t->bwd_dz_at, &sum)))
 		goto out;
-
-	/* softmax cross-entropy on the host: the loss and dZ = (p - onehot) / rows */
-	const uint32_t N = t->N, Bp = t->Bp;
-	for (size_t b = 0; b < rows; b++)
-		for (size_t j = 0; j < out; j++)
-			t->lg[b * out + j] = logit(t, b, j);
-	const double sum = ftpu__train_softmax(t->lg, labels, rows, out, t->dz);
-	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
-		pack_chunk(t, t->bwd.w + t->bwd_dz_at + (size_t)oc * Bp * N / 2, t->dz, rows, out, oc, 0,
-			   Bp);
-	if (t->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
-		/* Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t), in double */
-		const struct ftpu_train_config *c = &t->cfg;
-		double step = (double)(t->steps + 1);
-		float alpha = (float)(c->learning_rate * sqrt(1.0 - pow(c->beta2, step)) /
-				      (1.0 - pow(c->beta1, step)));
-		for (uint32_t i = 0; i < N; i++)
-			t->bwd.w[t->bwd_alpha_at + i] = ftpu_f32_bits(alpha);
-	}
+	put_alpha(t, t->bwd.w + t->bwd_alpha_at);
 	if ((ret = run(t, t->bwd.w, t->bwd.n, NULL, 0)))
 		goto out;
 	t->steps++;
@@ -807,6 +872,124 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 out:
 	ftpu__unlock(t->dev);
 	return ret;
+}
+
+static int gradient_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
+			const uint8_t *labels, size_t rows, size_t divisor, float *grad,
+			double *loss_sum)
+{
+	int ret = check_call(t, fn, x, rows, u8);
+	if (ret || (ret = check_labels(t, fn, labels, rows)))
+		return ret;
+	if (divisor < rows)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID,
+				  "%s: divisor %zu: the global batch's rows, at least the %zu "
+				  "here", fn, divisor, rows);
+	if (!grad)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "%s: grad is NULL", fn);
+	double sum = 0;
+	if (t->host) {
+		begin_stats(t);
+		if (!(ret = ftpu__host_train_gradient(t->host, x, u8, labels, rows, divisor, &sum,
+						      &t->st))) {
+			ftpu__host_train_read(t->host, FTPU__TRAIN_GRADIENT, grad);
+			end_stats(t);
+		}
+		goto done;
+	}
+	const size_t nd = (size_t)t->pn * t->N;
+	if (!t->bwdg.n) {
+		emit_backward(t, &t->bwdg, false, &t->bwdg_dz_at, &(size_t){ 0 });
+		t->grad_data = malloc((nd + 1) * sizeof(*t->grad_data));
+		if (t->bwdg.oom || !t->grad_data) {
+			free(t->bwdg.w), free(t->grad_data);
+			t->bwdg = (struct words){ 0 }, t->grad_data = NULL;
+			return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "%s: out of memory", fn);
+		}
+	}
+	ftpu__lock(t->dev);
+	begin_stats(t);
+	if (!(ret = check_owner(t, fn)) &&
+	    !(ret = forward_loss(t, x, labels, rows, divisor, &t->bwdg, t->bwdg_dz_at, &sum)) &&
+	    !(ret = run(t, t->bwdg.w, t->bwdg.n, t->grad_data, nd))) {
+		for (size_t i = 0; i < t->flat; i++) {
+			uint32_t v, lane;
+			flat_place(t, i, &v, &lane);
+			grad[i] = ftpu_f32_value(t->grad_data[(size_t)v * t->N + lane]);
+		}
+		end_stats(t);
+	}
+	ftpu__unlock(t->dev);
+done:
+	if (!ret && loss_sum)
+		*loss_sum = sum;
+	return ret;
+}
+
+int ftpu_train_gradient(ftpu_trainer *t, const float *x, const uint8_t *labels, size_t rows,
+			size_t divisor, float *grad, double *loss_sum)
+{
+	return gradient_any(t, "ftpu_train_gradient", x, false, labels, rows, divisor, grad,
+			    loss_sum);
+}
+
+int ftpu_train_gradient_u8(ftpu_trainer *t, const uint8_t *x, const uint8_t *labels,
+			   size_t rows, size_t divisor, float *grad, double *loss_sum)
+{
+	return gradient_any(t, "ftpu_train_gradient_u8", x, true, labels, rows, divisor, grad,
+			    loss_sum);
+}
+
+int ftpu_train_apply(ftpu_trainer *t, const float *grad)
+{
+	int ret;
+	if (!t)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_train_apply: trainer is NULL");
+	if (!grad)
+		return ftpu__fail(t->dev, FTPU_ERR_INVALID, "ftpu_train_apply: grad is NULL");
+	if (t->host) {
+		begin_stats(t);
+		ftpu__host_train_write(t->host, FTPU__TRAIN_GRADIENT, grad);
+		ftpu__host_train_apply(t->host, t->steps);
+		t->steps++;
+		end_stats(t);
+		return FTPU_OK;
+	}
+	if (!t->apply.n) {
+		emit_apply(t, &t->apply);
+		if (t->apply.oom) {
+			free(t->apply.w);
+			t->apply = (struct words){ 0 };
+			return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_apply: out of memory");
+		}
+	}
+	/* padding lanes stay +0: only the model's values are ever written */
+	for (size_t i = 0; i < t->flat; i++) {
+		uint32_t v, lane;
+		flat_place(t, i, &v, &lane);
+		t->apply.w[t->apply_g_at[v / MAX_N] + (size_t)(v % MAX_N) * t->N + lane] =
+			ftpu_f32_bits(grad[i]);
+	}
+	put_alpha(t, t->apply.w + t->apply_alpha_at);
+	ftpu__lock(t->dev);
+	begin_stats(t);
+	if (!(ret = check_owner(t, "ftpu_train_apply")) &&
+	    !(ret = run(t, t->apply.w, t->apply.n, NULL, 0))) {
+		t->steps++;
+		end_stats(t);
+	}
+	ftpu__unlock(t->dev);
+	return ret;
+}
+
+void ftpu_train_reduce(float *sum, const float *const *grads, size_t n, size_t size)
+{
+	for (size_t i = 0; i < size; i++) {
+		float s = grads[0][i];
+		for (size_t r = 1; r < n; r++)
+			s += grads[r][i];
+		sum[i] = s;
+	}
 }
 
 int ftpu_train_step(ftpu_trainer *t, const float *x, const uint8_t *labels, size_t rows,
@@ -915,7 +1098,7 @@ int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *va
 	}
 	const uint32_t N = t->N, base = part_base(t, part);
 	struct words p = { 0 };
-	size_t at[(VEC_ADDR_LIMIT + MAX_N - 1) / MAX_N] = { 0 };
+	size_t at[VEC_PIECES] = { 0 };
 	unsigned pieces = 0;
 	for (uint32_t o = 0; o < t->pn; o += MAX_N) {
 		uint32_t n = t->pn - o < MAX_N ? t->pn - o : MAX_N;
@@ -965,6 +1148,7 @@ void ftpu_train_destroy(ftpu_trainer *t)
 	if (!t)
 		return;
 	free(t->fwd.w), free(t->bwd.w), free(t->x_at);
+	free(t->bwdg.w), free(t->apply.w), free(t->grad_data);
 	free(t->data), free(t->lg), free(t->dz);
 	ftpu__host_train_destroy(t->host);
 	free(t);
@@ -1129,7 +1313,7 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 	t->last_words = top->out - (top->oc - 1) * t->N; /* HOST_WRITE WORDS, protocol 1.3 */
 	struct words init = { 0 };
 	emit_forward(t, &t->fwd);
-	emit_backward(t, &t->bwd);
+	emit_backward(t, &t->bwd, true, &t->bwd_dz_at, &t->bwd_alpha_at);
 	ret = emit_init(t, &init);
 	t->data_words = ((size_t)(top->oc - 1) * t->N + t->last_words) * t->Bp;
 	t->data = malloc((t->data_words + 1) * sizeof(*t->data));

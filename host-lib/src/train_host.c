@@ -217,9 +217,9 @@ static void update(const struct ftpu_train_config *c, uint32_t *w, uint32_t *m1,
 }
 
 double ftpu__train_softmax(const float *logits, const uint8_t *labels, size_t rows, size_t out,
-			   float *dz)
+			   size_t divisor, float *dz)
 {
-	const float inv = 1.0f / (float)rows;
+	const float inv = 1.0f / (float)divisor;
 	double sum = 0.0;
 	for (size_t b = 0; b < rows; b++, logits += out, dz += out) {
 		float mx = logits[0], s = 0.0f;
@@ -236,15 +236,15 @@ double ftpu__train_softmax(const float *logits, const uint8_t *labels, size_t ro
 	return sum;
 }
 
-int ftpu__host_train_step(struct ftpu__host_trainer *h, const void *x, bool u8,
-			  const uint8_t *labels, size_t rows, uint64_t steps, float *loss,
-			  struct ftpu_train_stats *st)
+int ftpu__host_train_gradient(struct ftpu__host_trainer *h, const void *x, bool u8,
+			      const uint8_t *labels, size_t rows, size_t divisor, double *loss_sum,
+			      struct ftpu_train_stats *st)
 {
 	int ret = ftpu__host_train_logits(h, x, u8, rows, h->lg, st);
 	if (ret)
 		return ret;
 	const size_t nl = h->nl, Bp = h->Bp, classes = h->w[nl];
-	const double sum = ftpu__train_softmax(h->lg, labels, rows, classes, h->dz);
+	*loss_sum = ftpu__train_softmax(h->lg, labels, rows, classes, divisor, h->dz);
 
 	/* dZ of the top layer: the gradient as the device gets it, bf16 */
 	const size_t Dt = h->D[nl];
@@ -254,14 +254,6 @@ int ftpu__host_train_step(struct ftpu__host_trainer *h, const void *x, bool u8,
 			h->dZ[r * Dt + j] =
 				ftpu_bf16_to_f32(ftpu_f32_to_bf16(ftpu_f32_bits(h->dz[r * classes + j])));
 
-	uint32_t alpha = 0;
-	if (h->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
-		/* Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t), in double */
-		const struct ftpu_train_config *c = &h->cfg;
-		double t = (double)(steps + 1);
-		alpha = ftpu_f32_bits((float)(c->learning_rate * sqrt(1.0 - pow(c->beta2, t)) /
-				     (1.0 - pow(c->beta1, t))));
-	}
 	/* Layer by layer, last first, as the device's backward program */
 	for (size_t l = nl; l-- > 0;) {
 		const size_t Din = h->D[l], Dout = h->D[l + 1];
@@ -285,27 +277,59 @@ int ftpu__host_train_step(struct ftpu__host_trainer *h, const void *x, bool u8,
 		for (size_t k = 0; k < Bp * Din; k++)
 			h->dZ[k] = ftpu_ref_select(h->Z[l - 1][k], h->dA[k], 0);
 	}
+	return FTPU_OK;
+}
+
+void ftpu__host_train_apply(struct ftpu__host_trainer *h, uint64_t steps)
+{
+	const size_t nl = h->nl;
+	uint32_t alpha = 0;
+	if (h->cfg.optimizer == FTPU_OPTIMIZER_ADAM) {
+		/* Keras: alpha = lr sqrt(1 - b2^t) / (1 - b1^t), in double */
+		const struct ftpu_train_config *c = &h->cfg;
+		double t = (double)(steps + 1);
+		alpha = ftpu_f32_bits((float)(c->learning_rate * sqrt(1.0 - pow(c->beta2, t)) /
+				     (1.0 - pow(c->beta1, t))));
+	}
 	for (size_t l = 0; l < nl; l++) {
 		update(&h->cfg, h->W[l], h->m1W[l], h->m2W[l], h->gW[l], h->D[l] * h->D[l + 1],
 		       alpha);
 		update(&h->cfg, h->b[l], h->m1b[l], h->m2b[l], h->gb[l], h->D[l + 1], alpha);
 	}
+}
+
+int ftpu__host_train_step(struct ftpu__host_trainer *h, const void *x, bool u8,
+			  const uint8_t *labels, size_t rows, uint64_t steps, float *loss,
+			  struct ftpu_train_stats *st)
+{
+	double sum;
+	int ret = ftpu__host_train_gradient(h, x, u8, labels, rows, rows, &sum, st);
+	if (ret)
+		return ret;
+	ftpu__host_train_apply(h, steps);
 	if (loss)
 		*loss = (float)(sum / (double)rows);
 	return FTPU_OK;
 }
 
-void ftpu__host_train_read(const struct ftpu__host_trainer *h, enum ftpu_train_part part,
-			   float *values)
+/* The padded arrays of part (FTPU__TRAIN_GRADIENT: the gradients). */
+static uint32_t *part_W(const struct ftpu__host_trainer *h, int part, size_t l)
+{
+	return part == FTPU_TRAIN_PARAMS ? h->W[l] : part == FTPU_TRAIN_SLOT1 ? h->m1W[l]
+					   : part == FTPU_TRAIN_SLOT2 ? h->m2W[l] : h->gW[l];
+}
+
+static uint32_t *part_b(const struct ftpu__host_trainer *h, int part, size_t l)
+{
+	return part == FTPU_TRAIN_PARAMS ? h->b[l] : part == FTPU_TRAIN_SLOT1 ? h->m1b[l]
+					   : part == FTPU_TRAIN_SLOT2 ? h->m2b[l] : h->gb[l];
+}
+
+void ftpu__host_train_read(const struct ftpu__host_trainer *h, int part, float *values)
 {
 	size_t k = 0;
 	for (size_t l = 0; l < h->nl; l++) {
-		const uint32_t *W = part == FTPU_TRAIN_PARAMS  ? h->W[l]
-				    : part == FTPU_TRAIN_SLOT1 ? h->m1W[l]
-							       : h->m2W[l];
-		const uint32_t *b = part == FTPU_TRAIN_PARAMS  ? h->b[l]
-				    : part == FTPU_TRAIN_SLOT1 ? h->m1b[l]
-							       : h->m2b[l];
+		const uint32_t *W = part_W(h, part, l), *b = part_b(h, part, l);
 		for (size_t i = 0; i < h->w[l]; i++)
 			for (size_t j = 0; j < h->w[l + 1]; j++)
 				values[k++] = ftpu_f32_value(W[i * h->D[l + 1] + j]);
@@ -314,17 +338,11 @@ void ftpu__host_train_read(const struct ftpu__host_trainer *h, enum ftpu_train_p
 	}
 }
 
-void ftpu__host_train_write(struct ftpu__host_trainer *h, enum ftpu_train_part part,
-			    const float *values)
+void ftpu__host_train_write(struct ftpu__host_trainer *h, int part, const float *values)
 {
 	size_t k = 0;
 	for (size_t l = 0; l < h->nl; l++) {
-		uint32_t *W = part == FTPU_TRAIN_PARAMS	 ? h->W[l]
-			      : part == FTPU_TRAIN_SLOT1 ? h->m1W[l]
-							 : h->m2W[l];
-		uint32_t *b = part == FTPU_TRAIN_PARAMS	 ? h->b[l]
-			      : part == FTPU_TRAIN_SLOT1 ? h->m1b[l]
-							 : h->m2b[l];
+		uint32_t *W = part_W(h, part, l), *b = part_b(h, part, l);
 		for (size_t i = 0; i < h->w[l]; i++)
 			for (size_t j = 0; j < h->w[l + 1]; j++)
 				W[i * h->D[l + 1] + j] = ftpu_f32_bits(values[k++]);

@@ -38,20 +38,28 @@ void ftpu__host_train_destroy(struct ftpu__host_trainer *h);
  * The GEMMs' device counters are added to *st. */
 int ftpu__host_train_logits(struct ftpu__host_trainer *h, const void *x, bool u8, size_t rows,
 			    float *logits, struct ftpu_train_stats *st);
-/* One step: forward, softmax cross-entropy, backward, the update with
- * Adam's step count steps + 1. */
+/* The first half of a step: forward, softmax cross-entropy (the loss
+ * gradient divided by divisor), backward into the gradients; *loss_sum the
+ * rows' summed loss. Nothing is updated. */
+int ftpu__host_train_gradient(struct ftpu__host_trainer *h, const void *x, bool u8,
+			      const uint8_t *labels, size_t rows, size_t divisor, double *loss_sum,
+			      struct ftpu_train_stats *st);
+/* The second: the update with the gradients held, as Adam step steps + 1. */
+void ftpu__host_train_apply(struct ftpu__host_trainer *h, uint64_t steps);
+/* One step: gradient (divisor rows) and apply. */
 int ftpu__host_train_step(struct ftpu__host_trainer *h, const void *x, bool u8,
 			  const uint8_t *labels, size_t rows, uint64_t steps, float *loss,
 			  struct ftpu_train_stats *st);
-/* The flat arrays of ftpu_train_read / ftpu_train_write. */
-void ftpu__host_train_read(const struct ftpu__host_trainer *h, enum ftpu_train_part part,
-			   float *values);
-void ftpu__host_train_write(struct ftpu__host_trainer *h, enum ftpu_train_part part,
-			    const float *values);
+/* The flat arrays of ftpu_train_read / ftpu_train_write: an enum
+ * ftpu_train_part, or the gradients. */
+#define FTPU__TRAIN_GRADIENT 3
+void ftpu__host_train_read(const struct ftpu__host_trainer *h, int part, float *values);
+void ftpu__host_train_write(struct ftpu__host_trainer *h, int part, const float *values);
 
 /* Softmax cross-entropy as both trainers compute it: logits rows x out;
- * dz = (softmax - onehot) / rows; returns the summed loss (in double). */
+ * dz = (softmax - onehot) / divisor (the global batch's rows); returns the
+ * summed loss (in double). */
 double ftpu__train_softmax(const float *logits, const uint8_t *labels, size_t rows, size_t out,
-			   float *dz);
+			   size_t divisor, float *dz);
 
 #endif /* FTPU_TRAIN_HOST_H */
