@@ -263,6 +263,7 @@ test_runtime_MODELS := device_16 device_4p
 hello_gemm_MODELS := device_16 device_4p
 bench_gemm_MODELS := device_16 device_4p
 bench_train_MODELS := device_16 device_16_t2
+bench_replicas_MODELS := device_16
 test_libftpu_sim_MODELS := device_16 device_4p
 test_train_sim_MODELS := device_16 device_4p device_16_t2
 test_replicas_MODELS := device_16

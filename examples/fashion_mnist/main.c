@@ -688,7 +688,7 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	/* the log's clock goes on from the checkpoint's */
 	double t_train = now_s() -
 			 (ck->n_rows ? ck->rows[ck->n_rows - 1].seconds : 0.0);
-	bool stopped = false;
+	bool stopped = o->max_steps && ck->n_losses >= o->max_steps;
 	unsigned told_compile = 0; /* the compile line: once, after the first epoch */
 	for (size_t e = ck->epoch ? ck->epoch : 1; e <= epochs && !stopped; e++) {
 		if (e != ck->epoch) {
@@ -706,7 +706,7 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 				      .last_print = now_s(),
 				      .epoch = (unsigned)e,
 				      .epochs = (unsigned)epochs,
-				      .total = steps};
+				      .total = steps - first};
 		mlp_backend_clear(be);
 		/* the epoch's losses and the log window's so far, from the
 		 * losses kept (a resumed epoch begins part way) */
