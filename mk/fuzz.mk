@@ -39,7 +39,7 @@ $(FUZZ_DEPS_STAMP): scripts/deps.sh
 	@mkdir -p $(@D) && touch $@
 
 FUZZ_LIB := $(FUZZ_DIR)/libftpu_fuzz.a
-FUZZ_LIB_SRCS := $(LIB_SRCS) examples/fashion_mnist/idx.c
+FUZZ_LIB_SRCS := $(LIB_SRCS) examples/fashion_mnist/idx.c examples/fashion_mnist/fail.c
 $(FUZZ_DIR)/obj/%.o: %.c | $(FUZZ_DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(call layer_inc,$<) -MMD -MP \

@@ -2,7 +2,6 @@
 /* binfile.c - atomic writes and strict reads of the demo's files (binfile.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,20 +10,9 @@
 
 #include <zlib.h>
 
+#include "fail.h"
 #include "binfile.h"
 #include "ftpu.h"
-
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return status;
-}
 
 void binfile_put32(uint8_t *p, uint32_t v)
 {
@@ -87,10 +75,10 @@ int binfile_write(const char *path, uint8_t *buf, size_t size, char *err, size_t
 
 	binfile_put32(buf + size - 4, crc_of(buf, size - 4));
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return fail(FTPU_ERR_INVALID, err, errlen, "%s: path too long", path);
+		return fm_fail(FTPU_ERR_INVALID, err, errlen, "%s: path too long", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		return fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO, err, errlen,
+		return fm_fail(errno == ENOENT ? FTPU_ERR_NOT_FOUND : FTPU_ERR_IO, err, errlen,
 			    "%s: cannot create: %s", path, strerror(errno));
 	/* mkstemp's 0600 would outlive the rename: a file as open(2) makes it */
 	mode_t mask = umask(0);
@@ -101,18 +89,18 @@ int binfile_write(const char *path, uint8_t *buf, size_t size, char *err, size_t
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			ret = fail(FTPU_ERR_IO, err, errlen, "%s: write failed: %s", path,
+			ret = fm_fail(FTPU_ERR_IO, err, errlen, "%s: write failed: %s", path,
 				   strerror(errno));
 			break;
 		}
 		at += (size_t)w;
 	}
 	if (!ret && fsync(fd) != 0)
-		ret = fail(FTPU_ERR_IO, err, errlen, "%s: sync failed: %s", path, strerror(errno));
+		ret = fm_fail(FTPU_ERR_IO, err, errlen, "%s: sync failed: %s", path, strerror(errno));
 	if (close(fd) != 0 && !ret)
-		ret = fail(FTPU_ERR_IO, err, errlen, "%s: close failed: %s", path, strerror(errno));
+		ret = fm_fail(FTPU_ERR_IO, err, errlen, "%s: close failed: %s", path, strerror(errno));
 	if (!ret && rename(tmp, path) != 0)
-		ret = fail(FTPU_ERR_IO, err, errlen, "%s: cannot rename: %s", path, strerror(errno));
+		ret = fm_fail(FTPU_ERR_IO, err, errlen, "%s: cannot rename: %s", path, strerror(errno));
 	if (ret)
 		unlink(tmp);
 	else
@@ -130,7 +118,7 @@ static int read_upto(int fd, const char *path, uint8_t *buf, size_t n, size_t *g
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return fail(FTPU_ERR_IO, err, errlen, "%s: read error: %s", path,
+			return fm_fail(FTPU_ERR_IO, err, errlen, "%s: read error: %s", path,
 				    strerror(errno));
 		if (r == 0)
 			break;
@@ -149,21 +137,21 @@ int binfile_open(struct binfile *f, const char *path, const char *magic, const c
 	 * the header first: only the bytes it announces are read */
 	int fd = ftpu_open_file(path);
 	if (fd < 0)
-		return fail(fd, err, errlen, "cannot open %s", ftpu_last_error(NULL));
+		return fm_fail(fd, err, errlen, "cannot open %s", ftpu_last_error(NULL));
 	f->fd = fd;
 	int ret = read_upto(fd, path, head, head_len, &got, err, errlen);
 	if (ret)
 		return ret;
 	if (got < 8 || memcmp(head, magic, 8))
-		return fail(FTPU_ERR_CORRUPT, err, errlen, "%s: not an ftpu %s (bad magic)", path,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen, "%s: not an ftpu %s (bad magic)", path,
 			    what);
 	if (got < head_len)
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: truncated: %zu bytes, the header alone is %zu", path, got,
 			    head_len);
 	*version = binfile_get32(head + 8);
 	if (*version == 0 || *version > max_version)
-		return fail(*version ? FTPU_ERR_UNSUPPORTED : FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(*version ? FTPU_ERR_UNSUPPORTED : FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: format version %u (this program reads 1..%u)", path, *version,
 			    max_version);
 	return FTPU_OK;
@@ -179,13 +167,13 @@ int binfile_read(struct binfile *f, const uint8_t *head, size_t head_len, size_t
 	struct stat st;
 	if (fstat(f->fd, &st) || (uint64_t)st.st_size != size) {
 		uint64_t have = fstat(f->fd, &st) ? 0 : (uint64_t)st.st_size;
-		return fail(FTPU_ERR_CORRUPT, err, errlen, "%s: %s: %llu bytes, %s %zu", path,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen, "%s: %s: %llu bytes, %s %zu", path,
 			    have < size ? "truncated" : "trailing bytes", (unsigned long long)have,
 			    size_why, size);
 	}
 	f->buf = malloc(size);
 	if (!f->buf)
-		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
+		return fm_fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
 	f->size = size;
 	memcpy(f->buf, head, head_len);
 	int ret = read_upto(f->fd, path, f->buf + head_len, size - head_len, &got, err, errlen);
@@ -194,11 +182,11 @@ int binfile_read(struct binfile *f, const uint8_t *head, size_t head_len, size_t
 	if (ret)
 		return ret;
 	if (got != size - head_len || more) /* changed meanwhile */
-		return fail(FTPU_ERR_CORRUPT, err, errlen, "%s: %s while being read", path,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen, "%s: %s while being read", path,
 			    more ? "grew" : "shrank");
 	uint32_t want = binfile_get32(f->buf + size - 4), crc = crc_of(f->buf, size - 4);
 	if (want != crc)
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: corrupt: CRC-32 0x%08x, the file says 0x%08x", path, crc, want);
 	return FTPU_OK;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* checkpoint.c - the training run's checkpoint file (checkpoint.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "binfile.h"
 #include "checkpoint.h"
+#include "fail.h"
 
 #define CKP_MAGIC "FTPU-CKP"
 #define CKP_VERSION 1u
@@ -19,18 +19,6 @@
 #define CKP_MAX_SAMPLES (1u << 24)
 #define CKP_MAX_STEPS (1u << 28)
 #define CKP_MAX_ROWS (1u << 24)
-
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return status;
-}
 
 size_t checkpoint_steps(const struct checkpoint *c)
 {
@@ -124,7 +112,7 @@ int checkpoint_save(const struct checkpoint *c, const char *path, char *err, siz
 	uint8_t *buf = malloc(size), *p;
 
 	if (!buf)
-		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
+		return fm_fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
 	memcpy(buf, CKP_MAGIC, 8);
 	binfile_put32(buf + 8, CKP_VERSION);
 	binfile_put32(buf + 12, (uint32_t)m->in);
@@ -175,12 +163,12 @@ static int check_run(const struct checkpoint *c, const char *path, char *err, si
 	const size_t steps = checkpoint_steps(c);
 	uint8_t *seen = calloc(c->n_train, 1);
 	if (!seen)
-		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
+		return fm_fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
 	for (size_t i = 0; i < c->n_train; i++) {
 		uint32_t k = c->order[i];
 		if (k >= c->n_train || seen[k]) {
 			free(seen);
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
+			return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: corrupt: the sample order is not a permutation of %u "
 				    "samples (entry %zu: %u)", path, c->n_train, i, k);
 		}
@@ -189,24 +177,24 @@ static int check_run(const struct checkpoint *c, const char *path, char *err, si
 	free(seen);
 	for (size_t i = 0; i < m->n_params; i++)
 		if (!(m->v[i] >= 0.0f))
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
+			return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: corrupt: second moment %zu is negative", path, i);
 	if (!c->epoch || c->epoch > c->epochs || c->step > steps ||
 	    c->n_losses != (uint64_t)(c->epoch - 1) * steps + c->step || m->t != c->n_losses)
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: corrupt: epoch %u of %u, step %u of %zu, %zu losses and %llu Adam "
 			    "steps do not agree", path, c->epoch, c->epochs, c->step, steps, c->n_losses,
 			    (unsigned long long)m->t);
 	if (!(m->adam.lr > 0.0f) || !(m->adam.beta1 >= 0.0f && m->adam.beta1 < 1.0f) ||
 	    !(m->adam.beta2 >= 0.0f && m->adam.beta2 < 1.0f) || !(m->adam.eps > 0.0f))
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: corrupt: Adam lr %g, beta1 %g, beta2 %g, epsilon %g", path,
 			    (double)m->adam.lr, (double)m->adam.beta1, (double)m->adam.beta2,
 			    (double)m->adam.eps);
 	for (size_t i = 0; i < c->n_rows; i++)
 		if (!c->rows[i].epoch || c->rows[i].epoch > c->epoch ||
 		    c->rows[i].step > c->n_losses)
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
+			return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: corrupt: log row %zu is at epoch %u step %zu, the run "
 				    "at epoch %u step %zu", path, i, c->rows[i].epoch,
 				    c->rows[i].step, c->epoch, c->n_losses);
@@ -233,7 +221,7 @@ int checkpoint_load(struct checkpoint *out, const char *path, char *err, size_t 
 	if (!in || !hid || !o || in > 1u << 16 || hid > 1u << 16 || o > 1u << 16 || !c.batch ||
 	    !c.n_train || c.n_train > CKP_MAX_SAMPLES || steps > CKP_MAX_STEPS ||
 	    rows > CKP_MAX_ROWS) {
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+		ret = fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: corrupt: a %u-%u-%u model, batch %u, %u samples, %llu steps, "
 			   "%u log rows", path, in, hid, o, c.batch, c.n_train,
 			   (unsigned long long)steps, rows);
@@ -263,7 +251,7 @@ int checkpoint_load(struct checkpoint *out, const char *path, char *err, size_t 
 	c.losses = malloc((steps ? steps : 1) * sizeof(*c.losses));
 	c.rows = malloc((rows ? rows : 1) * sizeof(*c.rows));
 	if (!c.order || !c.losses || !c.rows) {
-		ret = fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
+		ret = fm_fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	c.n_losses = c.losses_cap = steps;

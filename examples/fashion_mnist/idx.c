@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* idx.c - IDX reader and writer (idx.h): zlib's inflate and gz* calls. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 
 #include <zlib.h>
 
+#include "fail.h"
 #include "ftpu.h"
 #include "idx.h"
 
@@ -18,18 +18,6 @@
 #define IDX_MAX_BYTES ((size_t)1 << 30)
 /* The data buffer's first size; it doubles as data arrives. */
 #define IDX_FIRST_ALLOC ((size_t)1 << 20)
-
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return status;
-}
 
 /*
  * The reader: a regular file (ftpu_open_file: a FIFO or device is refused
@@ -72,7 +60,7 @@ static int refill_at(struct src *s, size_t off, char *err, size_t errlen)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return fail(FTPU_ERR_IO, err, errlen, "%s: read error: %s",
+			return fm_fail(FTPU_ERR_IO, err, errlen, "%s: read error: %s",
 				    s->path, strerror(errno));
 		s->eof = r == 0;
 		if (s->gz) {
@@ -107,9 +95,9 @@ static int src_open(struct src *s, const char *path, const void *mem,
 		s->fd = ftpu_open_file(path);
 		if (s->fd < 0) {
 			if (s->fd == FTPU_ERR_NOT_FOUND)
-				return fail(s->fd, err, errlen, "%s: no such file",
+				return fm_fail(s->fd, err, errlen, "%s: no such file",
 					    path);
-			return fail(s->fd, err, errlen, "cannot open %s",
+			return fm_fail(s->fd, err, errlen, "cannot open %s",
 				    ftpu_last_error(NULL));
 		}
 	}
@@ -130,7 +118,7 @@ static int src_open(struct src *s, const char *path, const void *mem,
 		if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
 			if (s->fd >= 0)
 				close(s->fd);
-			return fail(FTPU_ERR_NOMEM, err, errlen,
+			return fm_fail(FTPU_ERR_NOMEM, err, errlen,
 				    "%s: out of memory", path);
 		}
 	}
@@ -173,7 +161,7 @@ static int src_read(struct src *s, uint8_t *buf, size_t n, size_t *got,
 			return FTPU_OK;
 		if (!s->z.avail_in) {
 			if (s->eof)
-				return fail(FTPU_ERR_CORRUPT, err, errlen,
+				return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 					    "%s: corrupt: the gzip stream is "
 					    "truncated (it stops before its "
 					    "end, CRC and length)",
@@ -190,11 +178,11 @@ static int src_read(struct src *s, uint8_t *buf, size_t n, size_t *got,
 		if (r == Z_STREAM_END)
 			s->end = true;
 		else if (r == Z_NEED_DICT || r == Z_DATA_ERROR)
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
+			return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: corrupt (%s)", s->path,
 				    s->z.msg ? s->z.msg : "bad gzip data");
 		else if (r == Z_MEM_ERROR)
-			return fail(FTPU_ERR_NOMEM, err, errlen,
+			return fm_fail(FTPU_ERR_NOMEM, err, errlen,
 				    "%s: out of memory", s->path);
 	}
 	return FTPU_OK;
@@ -209,7 +197,7 @@ static int read_exact(struct src *s, void *buf, size_t n, const char *what,
 	if (ret)
 		return ret;
 	if (got < n)
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: truncated: %zu of %zu bytes of the %s",
 			    s->path, got, n, what);
 	return FTPU_OK;
@@ -225,7 +213,7 @@ static int expect_end(struct src *s, size_t total, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	if (got)
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: trailing bytes after %zu data bytes "
 			    "(wrong dimensions?)",
 			    s->path, total);
@@ -236,7 +224,7 @@ static int expect_end(struct src *s, size_t total, char *err, size_t errlen)
 		if ((ret = refill(s, err, errlen)))
 			return ret;
 	if (s->z.avail_in)
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: corrupt: bytes after the gzip stream",
 			    s->path);
 	return FTPU_OK;
@@ -270,7 +258,7 @@ static int read_idx(const char *path, const struct idx_mem *mem, unsigned ndims,
 	int ret;
 
 	if (!f)
-		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
+		return fm_fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
 			    path);
 	ret = mem ? src_open(f, path, mem->data ? mem->data : "", mem->len,
 			     mem->chunk, err, errlen) :
@@ -285,7 +273,7 @@ static int read_idx(const char *path, const struct idx_mem *mem, unsigned ndims,
 	uint32_t magic = be32(head);
 	uint32_t want = (uint32_t)IDX_TYPE_UBYTE << 8 | ndims;
 	if (magic != want) {
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+		ret = fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: bad magic 0x%08x (want 0x%08x: an IDX file of "
 			   "unsigned bytes in %u dimension%s)",
 			   path, magic, want, ndims, ndims > 1 ? "s" : "");
@@ -298,12 +286,12 @@ static int read_idx(const char *path, const struct idx_mem *mem, unsigned ndims,
 	for (unsigned i = 0; i < ndims; i++) {
 		dims[i] = be32(head + 4 + 4 * i);
 		if (dims[i] == 0) {
-			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			ret = fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				   "%s: bad dimensions: size %u is 0", path, i);
 			goto out;
 		}
 		if (dims[i] > IDX_MAX_BYTES / total) {
-			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			ret = fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				   "%s: bad dimensions: more than %zu bytes",
 				   path, IDX_MAX_BYTES);
 			goto out;
@@ -332,13 +320,13 @@ static int read_idx(const char *path, const struct idx_mem *mem, unsigned ndims,
 		size_t got;
 		ret = src_read(f, buf + have, cap - have, &got, err, errlen);
 		if (!ret && got < cap - have)
-			ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+			ret = fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				   "%s: truncated: %zu of %zu bytes of the data",
 				   path, have + got, total);
 		have += got;
 	}
 	if (!buf) {
-		ret = fail(FTPU_ERR_NOMEM, err, errlen,
+		ret = fm_fail(FTPU_ERR_NOMEM, err, errlen,
 			   "%s: out of memory for %zu bytes", path, total);
 		goto out;
 	}
@@ -366,7 +354,7 @@ static int check_images(const char *path, const uint32_t *dims, const void *arg,
 	const struct image_shape *s = arg;
 
 	if ((s->rows && dims[1] != s->rows) || (s->cols && dims[2] != s->cols))
-		return fail(FTPU_ERR_CORRUPT, err, errlen,
+		return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			    "%s: bad dimensions: images of %ux%u, want %zux%zu",
 			    path, dims[1], dims[2], s->rows, s->cols);
 	return FTPU_OK;
@@ -389,7 +377,7 @@ static int read_images(const char *path, const struct idx_mem *mem, size_t rows,
 	size_t size;
 
 	if (!path || !out)
-		return fail(FTPU_ERR_INVALID, err, errlen, "idx: no path");
+		return fm_fail(FTPU_ERR_INVALID, err, errlen, "idx: no path");
 	int ret = read_idx(path, mem, 3, dims, check_images, &s, &data, &size,
 			   err, errlen);
 	if (ret)
@@ -423,7 +411,7 @@ static int read_labels(const char *path, const struct idx_mem *mem,
 	size_t size;
 
 	if (!path || !out)
-		return fail(FTPU_ERR_INVALID, err, errlen, "idx: no path");
+		return fm_fail(FTPU_ERR_INVALID, err, errlen, "idx: no path");
 	int ret = read_idx(path, mem, 1, dims, check_none, NULL, &data, &size,
 			   err, errlen);
 	if (ret)
@@ -432,7 +420,7 @@ static int read_labels(const char *path, const struct idx_mem *mem,
 		if (data[i] >= IDX_CLASSES) {
 			unsigned label = data[i];
 			free(data);
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
+			return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: label %u of item %zu is not a class "
 				    "(0..%d)",
 				    path, label, i, IDX_CLASSES - 1);
@@ -464,7 +452,7 @@ int idx_read_set(const char *images_path, const char *labels_path, size_t rows,
 	int ret;
 
 	if (!out)
-		return fail(FTPU_ERR_INVALID, err, errlen, "idx: no output");
+		return fm_fail(FTPU_ERR_INVALID, err, errlen, "idx: no output");
 	ret = idx_read_images(images_path, rows, cols, &im, err, errlen);
 	if (ret)
 		return ret;
@@ -474,7 +462,7 @@ int idx_read_set(const char *images_path, const char *labels_path, size_t rows,
 		return ret;
 	}
 	if (im.count != lb.count) {
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+		ret = fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: %zu labels but %s holds %zu images",
 			   labels_path, lb.count, images_path, im.count);
 		idx_free_images(&im);
@@ -545,7 +533,7 @@ int idx_write(const char *path, const uint32_t *dims, unsigned ndims,
 	int ret = FTPU_OK;
 
 	if (ndims == 0 || ndims > 255)
-		return fail(FTPU_ERR_INVALID, err, errlen, "%s: %u dimensions",
+		return fm_fail(FTPU_ERR_INVALID, err, errlen, "%s: %u dimensions",
 			    path, ndims);
 	head[0] = head[1] = 0;
 	head[2] = IDX_TYPE_UBYTE;
@@ -558,7 +546,7 @@ int idx_write(const char *path, const uint32_t *dims, unsigned ndims,
 	}
 	gzFile f = gzopen(path, gz ? "wb" : "wbT");
 	if (!f)
-		return fail(FTPU_ERR_IO, err, errlen, "%s: cannot create: %s",
+		return fm_fail(FTPU_ERR_IO, err, errlen, "%s: cannot create: %s",
 			    path, strerror(errno));
 	if (gzwrite(f, head, 4 + 4 * ndims) != (int)(4 + 4 * ndims))
 		ret = FTPU_ERR_IO;
@@ -571,6 +559,6 @@ int idx_write(const char *path, const uint32_t *dims, unsigned ndims,
 	if (gzclose(f) != Z_OK)
 		ret = FTPU_ERR_IO;
 	if (ret)
-		return fail(ret, err, errlen, "%s: write failed", path);
+		return fm_fail(ret, err, errlen, "%s: write failed", path);
 	return FTPU_OK;
 }

@@ -2,7 +2,6 @@
 /* mlp.c - the model, its backends, Adam and the weight file (mlp.h). */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +10,8 @@
 #include <unistd.h>
 
 #include "binfile.h"
+#include "fail.h"
 #include "mlp.h"
-
-static int fail(int status, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return status;
-}
 
 static double now_s(void)
 {
@@ -63,7 +51,7 @@ int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_thre
 		return FTPU_OK;
 	}
 	if (strcmp(name, "sim") && strcmp(name, "ref"))
-		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+		return fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
 			    "unknown backend '%s' (sim, ref or cpu)", name);
 	be->kind = !strcmp(name, "sim") ? MLP_SIM : MLP_REF;
 	be->name = be->kind == MLP_SIM ? "sim" : "ref";
@@ -74,13 +62,13 @@ int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_thre
 	be->threads = be->kind == MLP_SIM && sim_threads > 1 ? sim_threads : 1;
 	int ret = ftpu_open(uri, &be->dev);
 	if (ret)
-		return fail(ret, be->err, sizeof(be->err),
+		return fm_fail(ret, be->err, sizeof(be->err),
 			    "cannot open device '%s': %s: %s", uri,
 			    ftpu_strerror(ret), ftpu_last_error(NULL));
 	struct ftpu_device_info info;
 	ret = ftpu_get_info(be->dev, &info);
 	if (ret) {
-		fail(ret, be->err, sizeof(be->err), "%s: %s: %s", be->name,
+		fm_fail(ret, be->err, sizeof(be->err), "%s: %s: %s", be->name,
 		     ftpu_strerror(ret), ftpu_last_error(be->dev));
 		ftpu_close(be->dev);
 		be->dev = NULL;
@@ -171,7 +159,7 @@ int mlp_gemm(struct mlp_backend *be, bool trans_a, bool trans_b, size_t m,
 	if (!ret)
 		ret = ftpu_last_stats(be->dev, &st);
 	if (ret)
-		return fail(ret, be->err, sizeof(be->err),
+		return fm_fail(ret, be->err, sizeof(be->err),
 			    "%s: %zux%zux%zu GEMM: %s: %s", be->name, m, k, n,
 			    ftpu_strerror(ret), ftpu_last_error(be->dev));
 	be->gemms++;
@@ -201,7 +189,7 @@ int mlp_alloc(struct mlp *m, size_t in, size_t hid, size_t out,
 	memset(m, 0, sizeof(*m));
 	if (!in || !hid || !out || in > 1u << 16 || hid > 1u << 16 ||
 	    out > 1u << 16)
-		return fail(FTPU_ERR_INVALID, err, errlen,
+		return fm_fail(FTPU_ERR_INVALID, err, errlen,
 			    "bad model sizes %zu-%zu-%zu", in, hid, out);
 	m->in = in, m->hid = hid, m->out = out;
 	m->n_params = in * hid + hid + hid * out + out;
@@ -211,7 +199,7 @@ int mlp_alloc(struct mlp *m, size_t in, size_t hid, size_t out,
 	m->v = calloc(m->n_params, sizeof(float));
 	if (!m->params || !m->grads || !m->m || !m->v) {
 		mlp_free(m);
-		return fail(FTPU_ERR_NOMEM, err, errlen, "out of memory");
+		return fm_fail(FTPU_ERR_NOMEM, err, errlen, "out of memory");
 	}
 	m->adam = MLP_ADAM_DEFAULT;
 	point_params(m);
@@ -314,7 +302,7 @@ static void adam_step(struct mlp *m)
 
 static int device_fail(struct mlp_backend *be, int ret, const char *what)
 {
-	return fail(ret, be->err, sizeof(be->err), "%s: %s: %s: %s", be->name, what,
+	return fm_fail(ret, be->err, sizeof(be->err), "%s: %s: %s: %s", be->name, what,
 		    ftpu_strerror(ret), ftpu_last_error(be->dev));
 }
 
@@ -330,7 +318,7 @@ static int attach(struct mlp *m, struct mlp_backend *be, size_t batch, bool px)
 	struct ftpu_train_stats st;
 	int ret;
 	if (!be->dev || !be->vector_unit)
-		return fail(FTPU_ERR_UNSUPPORTED, be->err, sizeof(be->err),
+		return fm_fail(FTPU_ERR_UNSUPPORTED, be->err, sizeof(be->err),
 			    "%s: no device with a vector unit to train on", be->name);
 	if ((ret = ftpu_train_create(be->dev, &c, &be->trainer)))
 		return device_fail(be, ret, "compiling the training step");
@@ -409,17 +397,17 @@ int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
 	int ret;
 
 	if (be->trainer && be->pixel_input)
-		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+		return fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
 			    "the device takes pixels: mlp_train_step_px");
 	if (be->trainer)
 		return n ? device_step(m, be, x, y, n, loss)
-			 : fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "empty batch");
+			 : fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "empty batch");
 
 	if (!n)
-		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+		return fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
 			    "empty batch");
 	if (reserve(m, n))
-		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+		return fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
 			    "out of memory for a batch of %zu", n);
 	ret = forward(m, be, x, n, m->z1, m->h, m->z2);
 	if (ret)
@@ -501,7 +489,7 @@ int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 	       size_t n, float *logits)
 {
 	if (be->trainer && be->pixel_input)
-		return fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
+		return fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err),
 			    "the device takes pixels: mlp_predict_px");
 	if (be->trainer)
 		return device_logits(m, be, x, n, logits);
@@ -509,7 +497,7 @@ int mlp_logits(const struct mlp *m, struct mlp_backend *be, const float *x,
 	float *h = malloc(n * m->hid * sizeof(float));
 	int ret;
 	if (!z1 || !h)
-		ret = fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+		ret = fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
 			   "out of memory for %zu rows", n);
 	else
 		ret = forward(m, be, x, n, z1, h, logits);
@@ -535,7 +523,7 @@ int mlp_predict(const struct mlp *m, struct mlp_backend *be, const float *x,
 {
 	float *z = malloc(n * m->out * sizeof(float));
 	if (!z)
-		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+		return fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
 			    "out of memory for %zu rows", n);
 	int ret = mlp_logits(m, be, x, n, z);
 	if (!ret)
@@ -556,7 +544,7 @@ int mlp_save(const struct mlp *m, const char *path, char *err, size_t errlen)
 	uint8_t *buf = malloc(size);
 
 	if (!buf)
-		return fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
+		return fm_fail(FTPU_ERR_NOMEM, err, errlen, "%s: out of memory",
 			    path);
 	memcpy(buf, MLP_MAGIC, 8);
 	binfile_put32(buf + 8, MLP_VERSION);
@@ -586,7 +574,7 @@ int mlp_get_floats(float *v, const uint8_t *p, size_t n, const char *path,
 		uint32_t u = binfile_get32(p + 4 * i);
 		memcpy(&v[i], &u, 4);
 		if (!isfinite(v[i]))
-			return fail(FTPU_ERR_CORRUPT, err, errlen,
+			return fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 				    "%s: corrupt: %s %zu is not finite", path,
 				    what, i);
 	}
@@ -608,7 +596,7 @@ int mlp_load(struct mlp *m, const char *path, char *err, size_t errlen)
 		 out = binfile_get32(head + 20);
 	if (!in || !hid || !out || in > 1u << 16 || hid > 1u << 16 ||
 	    out > 1u << 16) {
-		ret = fail(FTPU_ERR_CORRUPT, err, errlen,
+		ret = fm_fail(FTPU_ERR_CORRUPT, err, errlen,
 			   "%s: bad model sizes %u-%u-%u", path, in, hid, out);
 		goto out;
 	}
@@ -649,10 +637,10 @@ int mlp_train_step_px(struct mlp *m, struct mlp_backend *be, const uint8_t *px,
 {
 	if (be->trainer && be->pixel_input)
 		return n ? device_step(m, be, px, y, n, loss)
-			 : fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "empty batch");
+			 : fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "empty batch");
 	float *x = px_floats(px, n * m->in);
 	if (!x)
-		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory for %zu rows", n);
+		return fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory for %zu rows", n);
 	int ret = mlp_train_step(m, be, x, y, n, loss);
 	free(x);
 	return ret;
@@ -664,7 +652,7 @@ int mlp_predict_px(const struct mlp *m, struct mlp_backend *be, const uint8_t *p
 	if (!(be->trainer && be->pixel_input)) {
 		float *x = px_floats(px, n * m->in);
 		if (!x)
-			return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
+			return fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err),
 				    "out of memory for %zu rows", n);
 		int ret = mlp_predict(m, be, x, n, pred);
 		free(x);
@@ -672,7 +660,7 @@ int mlp_predict_px(const struct mlp *m, struct mlp_backend *be, const uint8_t *p
 	}
 	float *z = malloc(n * m->out * sizeof(float));
 	if (!z)
-		return fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory for %zu rows", n);
+		return fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory for %zu rows", n);
 	int ret = device_logits(m, be, px, n, z);
 	if (!ret)
 		argmax_rows(z, n, m->out, pred);

@@ -428,6 +428,50 @@ static void emit_weight_gradient(ftpu_trainer *t, struct words *p, const struct 
 	free(u.w);
 }
 
+/* A state region of ACC (pn vectors from base: the parameters, a slot, the
+ * gradient) to the host, in HOST_WRITEs the encoding takes. */
+static void emit_state_out(ftpu_trainer *t, struct words *p, uint32_t base)
+{
+	for (uint32_t o = 0; o < t->pn; o += MAX_N)
+		emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, t->pn - o < MAX_N ? t->pn - o : MAX_N,
+		     base + o, 0);
+}
+
+/* The same region from the host: HOST_READs whose inline data start at
+ * at[piece] (zeros; state_pack fills them). */
+static void emit_state_in(ftpu_trainer *t, struct words *p, uint32_t base, size_t at[VEC_PIECES])
+{
+	for (uint32_t o = 0; o < t->pn; o += MAX_N) {
+		uint32_t n = t->pn - o < MAX_N ? t->pn - o : MAX_N;
+		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, n, base + o, 0);
+		at[o / MAX_N] = emit_data(p, (size_t)n * t->N);
+	}
+}
+
+static void flat_place(const ftpu_trainer *t, size_t i, uint32_t *vec, uint32_t *lane);
+
+/* The flat values (ftpu_train_read's layout) from the region's DATA words,
+ * and into emit_state_in's inline data (padding lanes stay the zeros they
+ * were emitted as). */
+static void state_unpack(const ftpu_trainer *t, const uint32_t *data, float *values)
+{
+	for (size_t i = 0; i < t->flat; i++) {
+		uint32_t v, lane;
+		flat_place(t, i, &v, &lane);
+		values[i] = ftpu_f32_value(data[(size_t)v * t->N + lane]);
+	}
+}
+
+static void state_pack(const ftpu_trainer *t, uint32_t *w, const size_t at[VEC_PIECES],
+		       const float *values)
+{
+	for (size_t i = 0; i < t->flat; i++) {
+		uint32_t v, lane;
+		flat_place(t, i, &v, &lane);
+		w[at[v / MAX_N] + (size_t)(v % MAX_N) * t->N + lane] = ftpu_f32_bits(values[i]);
+	}
+}
+
 /* Adam's alpha_t for the next update (one vector of inline data). */
 static size_t emit_alpha(ftpu_trainer *t, struct words *p)
 {
@@ -488,9 +532,7 @@ static void emit_backward(ftpu_trainer *t, struct words *p, bool update, size_t 
 	}
 
 	if (!update) {
-		for (uint32_t o = 0; o < t->pn; o += MAX_N)
-			emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC,
-			     t->pn - o < MAX_N ? t->pn - o : MAX_N, t->acc_g + o, 0);
+		emit_state_out(t, p, t->acc_g);
 		return;
 	}
 	for (size_t l = 0; l < nl; l++)
@@ -501,11 +543,7 @@ static void emit_backward(ftpu_trainer *t, struct words *p, bool update, size_t 
 static void emit_apply(ftpu_trainer *t, struct words *p)
 {
 	t->apply_alpha_at = emit_alpha(t, p);
-	for (uint32_t o = 0; o < t->pn; o += MAX_N) {
-		uint32_t n = t->pn - o < MAX_N ? t->pn - o : MAX_N;
-		emit(p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, n, t->acc_g + o, 0);
-		t->apply_g_at[o / MAX_N] = emit_data(p, (size_t)n * t->N);
-	}
+	emit_state_in(t, p, t->acc_g, t->apply_g_at);
 	emit_update(t, p, 0, t->pn);
 }
 
@@ -791,8 +829,6 @@ int ftpu_train_logits_u8(ftpu_trainer *t, const uint8_t *x, size_t rows, float *
 	return logits_any(t, "ftpu_train_logits_u8", x, true, rows, logits);
 }
 
-static void flat_place(const ftpu_trainer *t, size_t i, uint32_t *vec, uint32_t *lane);
-
 /* Checks a step's labels. */
 static int check_labels(ftpu_trainer *t, const char *fn, const uint8_t *labels, size_t rows)
 {
@@ -912,11 +948,7 @@ static int gradient_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 	if (!(ret = check_owner(t, fn)) &&
 	    !(ret = forward_loss(t, x, labels, rows, divisor, &t->bwdg, t->bwdg_dz_at, &sum)) &&
 	    !(ret = run(t, t->bwdg.w, t->bwdg.n, t->grad_data, nd))) {
-		for (size_t i = 0; i < t->flat; i++) {
-			uint32_t v, lane;
-			flat_place(t, i, &v, &lane);
-			grad[i] = ftpu_f32_value(t->grad_data[(size_t)v * t->N + lane]);
-		}
+		state_unpack(t, t->grad_data, grad);
 		end_stats(t);
 	}
 	ftpu__unlock(t->dev);
@@ -963,13 +995,7 @@ int ftpu_train_apply(ftpu_trainer *t, const float *grad)
 			return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_apply: out of memory");
 		}
 	}
-	/* padding lanes stay +0: only the model's values are ever written */
-	for (size_t i = 0; i < t->flat; i++) {
-		uint32_t v, lane;
-		flat_place(t, i, &v, &lane);
-		t->apply.w[t->apply_g_at[v / MAX_N] + (size_t)(v % MAX_N) * t->N + lane] =
-			ftpu_f32_bits(grad[i]);
-	}
+	state_pack(t, t->apply.w, t->apply_g_at, grad);
 	put_alpha(t, t->apply.w + t->apply_alpha_at);
 	ftpu__lock(t->dev);
 	begin_stats(t);
@@ -1060,9 +1086,7 @@ int ftpu_train_read(ftpu_trainer *t, enum ftpu_train_part part, float *values)
 	}
 	const uint32_t N = t->N, base = part_base(t, part);
 	struct words p = { 0 };
-	for (uint32_t o = 0; o < t->pn; o += MAX_N)
-		emit(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, t->pn - o < MAX_N ? t->pn - o : MAX_N,
-		     base + o, 0);
+	emit_state_out(t, &p, base);
 	size_t nd = (size_t)t->pn * N;
 	uint32_t *data = malloc((nd + 1) * sizeof(*data));
 	if (p.oom || !data) {
@@ -1072,11 +1096,7 @@ int ftpu_train_read(ftpu_trainer *t, enum ftpu_train_part part, float *values)
 	ftpu__lock(t->dev);
 	begin_stats(t);
 	if (!(ret = check_owner(t, "ftpu_train_read")) && !(ret = run(t, p.w, p.n, data, nd))) {
-		for (size_t i = 0; i < t->flat; i++) {
-			uint32_t v, lane;
-			flat_place(t, i, &v, &lane);
-			values[i] = ftpu_f32_value(data[(size_t)v * N + lane]);
-		}
+		state_unpack(t, data, values);
 		end_stats(t);
 	}
 	ftpu__unlock(t->dev);
@@ -1096,25 +1116,14 @@ int ftpu_train_write(ftpu_trainer *t, enum ftpu_train_part part, const float *va
 		ftpu__host_train_write(t->host, part, values);
 		return FTPU_OK;
 	}
-	const uint32_t N = t->N, base = part_base(t, part);
 	struct words p = { 0 };
 	size_t at[VEC_PIECES] = { 0 };
-	unsigned pieces = 0;
-	for (uint32_t o = 0; o < t->pn; o += MAX_N) {
-		uint32_t n = t->pn - o < MAX_N ? t->pn - o : MAX_N;
-		emit(&p, FTPU_OP_HOST_READ, FTPU_MEM_ACC, n, base + o, 0);
-		at[pieces++] = emit_data(&p, (size_t)n * N);
-	}
+	emit_state_in(t, &p, part_base(t, part), at);
 	if (p.oom) {
 		free(p.w);
 		return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_write: out of memory");
 	}
-	/* padding stays +0: the words are zeros until a value lands */
-	for (size_t i = 0; i < t->flat; i++) {
-		uint32_t v, lane;
-		flat_place(t, i, &v, &lane);
-		p.w[at[v / MAX_N] + (size_t)(v % MAX_N) * N + lane] = ftpu_f32_bits(values[i]);
-	}
+	state_pack(t, p.w, at, values);
 	ftpu__lock(t->dev);
 	begin_stats(t);
 	if (!(ret = check_owner(t, "ftpu_train_write")) && !(ret = run(t, p.w, p.n, NULL, 0)))
