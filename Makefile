@@ -301,6 +301,13 @@ $(FMNIST): $(BUILD)/$(FMNIST_DIR)/main.o $(FMNIST_OBJS) \
 	$(CXX) $< $(FMNIST_OBJS) $(call model_link,$(fashion_mnist_MODELS)) $(LIBFTPU) \
 		-o $@ -lz -lpthread $(LDLIBS)
 fashion_mnist: $(FMNIST)
+# MPI, where pkg-config finds it (Open MPI or MPICH): mpirun -np N runs a
+# replica a rank (collective.c); without it the demo is one process.
+MPI_PKG := $(firstword $(foreach p,ompi-c mpich,$(if $(shell pkg-config --exists $(p) && echo y),$(p))))
+ifneq ($(MPI_PKG),)
+$(BUILD)/$(FMNIST_DIR)/collective.o: CFLAGS += $(shell pkg-config --cflags $(MPI_PKG)) -DFTPU_HAVE_MPI
+$(FMNIST) $(BUILD)/tests/examples/test_fashion_mnist: LDLIBS += $(shell pkg-config --libs $(MPI_PKG))
+endif
 # its test runs the binary too (checkpoints, resuming in a new process)
 $(BUILD)/tests/examples/test_fashion_mnist: | $(FMNIST)
 

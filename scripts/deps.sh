@@ -43,6 +43,10 @@ need=(
   libftdi1-2:/usr/lib/$(gcc -dumpmachine)/libftdi1.so.2
   # SymbiYosys's solver (the formal proofs).
   z3:/usr/bin/z3
+  # MPI for the demo's replicas over processes (optional to build; the
+  # tests run a real two-rank job).
+  libopenmpi-dev:/usr/lib/$(gcc -dumpmachine)/pkgconfig/ompi-c.pc
+  openmpi-bin:/usr/bin/mpirun
 )
 for group in ${FTPU_DEPS:-}; do
   case $group in

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "checkpoint.h"
+#include "collective.h"
 #include "idx.h"
 #include "mlp.h"
 #include "plot.h"
@@ -93,11 +94,18 @@ static const char *const class_names[IDX_CLASSES] = {
 struct options {
 	const char *backend, *data, *out, *save, *eval, *mode;
 	const char *checkpoint, *resume;
+	char *replicas_arg;       /* --replicas, split at its commas */
+	const char *replicas_list; /* --replicas as given */
+	const char *uris[64];
+	size_t n_uris;
+	size_t replicas;          /* the replicas: URIs, or MPI's ranks; 1 */
+	bool backend_set;
 	size_t epochs, batch, subset, test_subset; /* 0: default */
 	size_t checkpoint_every, max_steps;	   /* 0: none */
 	unsigned threads; /* the simulation's (sim:threads=N); 0: default */
 	uint64_t seed;
 	bool seed_set;
+	bool write_files; /* the log and chart (MPI: rank 0 only) */
 };
 
 static void usage(FILE *f)
@@ -138,6 +146,10 @@ static void usage(FILE *f)
 "                    batches as a run that never stopped, bit for bit (its\n"
 "                    seed, batch and subset; --epochs may ask for more)\n"
 "  --max-steps N     stop after N steps in all (counting the resumed ones)\n"
+"  --replicas U,U,.. train on several devices at once (URIs: sim, ref,\n"
+"                    boards), a thread each: --batch samples each, the\n"
+"                    gradients summed before every update (docs/demo.md);\n"
+"                    under mpirun -np N each rank is a replica on --backend\n"
 "  --eval FILE       no training: load weights, report the test accuracy and\n"
 "                    the confusion matrix\n"
 "  --help            this text\n"
@@ -188,7 +200,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	*o = (struct options){.backend = "sim",
 			      .data = DEFAULT_DATA,
 			      .out = default_out(),
-			      .seed = 1};
+			      .seed = 1,
+			      .write_files = true};
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
 		char flag[64];
@@ -213,7 +226,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			"--subset",  "--test-subset", "--data",	 "--out",
 			"--save",    "--eval",	      "--mode",	 "--threads",
 			"--checkpoint", "--checkpoint-every", "--resume",
-			"--max-steps",
+			"--max-steps", "--replicas",
 		};
 		bool ok = false;
 		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -239,6 +252,28 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -1;
 			}
 			o->backend = val;
+			o->backend_set = true;
+		} else if (!strcmp(flag, "--replicas")) {
+			free(o->replicas_arg);
+			o->replicas_list = val;
+			o->replicas_arg = strdup(val);
+			if (!o->replicas_arg) {
+				error("out of memory");
+				return -1;
+			}
+			o->n_uris = 0;
+			for (char *u = strtok(o->replicas_arg, ","); u; u = strtok(NULL, ",")) {
+				if (o->n_uris == sizeof(o->uris) / sizeof(o->uris[0])) {
+					error("--replicas: at most %zu devices",
+					      sizeof(o->uris) / sizeof(o->uris[0]));
+					return -1;
+				}
+				o->uris[o->n_uris++] = u;
+			}
+			if (!o->n_uris) {
+				error("--replicas: a comma-separated list of device URIs");
+				return -1;
+			}
 		} else if (!strcmp(flag, "--mode")) {
 			if (strcmp(val, "device") && strcmp(val, "gemm")) {
 				error("--mode: '%s' is not device or gemm", val);
@@ -300,6 +335,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		error("--eval loads weights and trains nothing: it takes no "
 		      "--save, --epochs, --batch, --subset, --checkpoint, "
 		      "--resume or --max-steps");
+		return -1;
+	}
+	if (o->n_uris && (o->backend_set || o->threads ||
+			  (o->mode && strcmp(o->mode, "device")) || o->eval)) {
+		error("--replicas names the devices and trains on them: it takes no "
+		      "--backend, --threads, --mode gemm or --eval");
 		return -1;
 	}
 	if (o->checkpoint_every && !o->checkpoint) {
@@ -471,14 +512,17 @@ static void print_confusion(unsigned (*c)[IDX_CLASSES])
 
 static const char *backend_desc(const struct mlp_backend *be)
 {
-	static char buf[128];
+	static char buf[256];
 	if (be->kind == MLP_CPU)
 		return "the host CPU (fp32 matmuls, no device)";
-	snprintf(buf, sizeof(buf), "%s (%s%s, a %ux%u bf16 systolic array)",
-		 be->name,
-		 be->kind == MLP_SIM ? "the Verilated device"
-				     : "the C model of the device",
-		 be->threads > 1 ? " on 2 threads" : "", be->rows, be->cols);
+	int n = snprintf(buf, sizeof(buf), "%s (%s%s, a %ux%u bf16 systolic array)",
+			 be->name,
+			 be->kind == MLP_SIM ? "the Verilated device"
+					     : "the C model of the device",
+			 be->threads > 1 ? " on 2 threads" : "", be->rows, be->cols);
+	if (be->replicas > 1 && n > 0 && (size_t)n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - (size_t)n, ", %zu replicas (%s)", be->replicas,
+			 be->coll ? "MPI ranks" : "threads");
 	return buf;
 }
 
@@ -545,7 +589,7 @@ static int start_run(const struct options *o, const struct idx_set *train,
 		return -1;
 	}
 	ck->seed = o->seed;
-	ck->batch = (uint32_t)(o->batch ? o->batch : 128);
+	ck->batch = (uint32_t)((o->batch ? o->batch : 128) * o->replicas);
 	ck->n_train = (uint32_t)n_train;
 	ck->epochs = (uint32_t)(o->epochs ? o->epochs : 1);
 	ck->data_crc = checkpoint_data_crc(train->images.pixels,
@@ -585,9 +629,11 @@ static int resume_run(const struct options *o, const struct idx_set *train,
 			 (unsigned long long)ck->seed,
 			 (unsigned long long)o->seed),
 			bad = why;
-	else if (o->batch && o->batch != ck->batch)
-		snprintf(why, sizeof(why), "made with --batch %u, not %zu",
-			 ck->batch, o->batch),
+	else if (o->batch && o->batch * o->replicas != ck->batch)
+		snprintf(why, sizeof(why),
+			 "made with a global batch of %u, not %zu (--batch %zu x %zu "
+			 "replicas)", ck->batch, o->batch * o->replicas, o->batch,
+			 o->replicas),
 			bad = why;
 	else if (o->subset && o->subset != ck->n_train)
 		snprintf(why, sizeof(why), "made with --subset %u, not %zu",
@@ -647,7 +693,7 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	struct mlp *m = &ck->model;
 	int status = 1;
 
-	if (make_dirs(o->out) != 0) {
+	if (o->write_files && make_dirs(o->out) != 0) {
 		error("%s: cannot create the directory: %s", o->out,
 		      strerror(errno));
 		return 1;
@@ -662,7 +708,12 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	}
 
 	const bool on_device =
-		be->dev && (o->mode ? !strcmp(o->mode, "device") : be->vector_unit);
+		be->uris || (be->dev && (o->mode ? !strcmp(o->mode, "device") : be->vector_unit));
+	if (be->replicas > 1 && !on_device) {
+		error("replicas train on the device (the whole step, --mode device): %s "
+		      "cannot", be->name);
+		goto out;
+	}
 	if (on_device && mlp_device_attach_px(m, be, batch)) {
 		error("%s", be->err);
 		goto out;
@@ -845,9 +896,10 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 		 "Fashion-MNIST MLP on %s: %zu train / %zu test samples, batch "
 		 "%zu, seed %llu",
 		 be->name, n_train, n_test, batch, (unsigned long long)ck->seed);
-	if (log_write_csv(csv, ck->rows, ck->n_rows, err, sizeof(err)) ||
-	    plot_write_svg(svg, title, ck->rows, ck->n_rows, (double)epochs, err,
-			   sizeof(err))) {
+	if (o->write_files &&
+	    (log_write_csv(csv, ck->rows, ck->n_rows, err, sizeof(err)) ||
+	     plot_write_svg(svg, title, ck->rows, ck->n_rows, (double)epochs, err,
+			    sizeof(err)))) {
 		error("%s", err);
 		goto out;
 	}
@@ -855,10 +907,12 @@ static int run_train(const struct options *o, struct mlp_backend *be,
 	printf("log:     %s\n", shown_path(csv, shown, sizeof(shown)));
 	printf("chart:   %s\n", shown_path(svg, shown, sizeof(shown)));
 	if (o->checkpoint)
-		printf("checkpoint: %s (epoch %u, step %u of %zu; go on: %s "
-		       "--resume %s --checkpoint %s --backend %s)\n",
-		       o->checkpoint, ck->epoch, ck->step, steps, prog_path,
-		       o->checkpoint, o->checkpoint, be->name);
+		printf("checkpoint: %s (epoch %u, step %u of %zu; go on: %s%s "
+		       "--resume %s --checkpoint %s %s%s)\n",
+		       o->checkpoint, ck->epoch, ck->step, steps,
+		       be->coll ? "mpirun -np N " : "", prog_path, o->checkpoint,
+		       o->checkpoint, o->n_uris ? "--replicas " : "--backend ",
+		       o->n_uris ? o->replicas_list : be->name);
 	if (stopped)
 		printf("stopped after step %zu (--max-steps)\n", ck->n_losses);
 	if (o->save && !stopped) {
@@ -885,34 +939,28 @@ out:
 	return status;
 }
 
-int main(int argc, char **argv)
+/* Everything after the arguments: 0, or the exit status. */
+static int run(struct options *o, const struct mlp_collective *coll)
 {
-	struct options o;
 	struct idx_set train = {0}, test = {0};
 	struct mlp_backend be;
 	char err[1024];
 	int status = 1;
-
-	if (argc > 0 && argv[0])
-		prog_path = argv[0];
-	int r = parse_args(argc, argv, &o);
-	if (r)
-		return r > 0 ? 0 : 2;
 	bool tty = isatty(STDOUT_FILENO);
 
-	if (o.save && !dir_writable(o.save)) {
-		error("%s: cannot write there: %s", o.save, strerror(errno));
+	if (o->save && !dir_writable(o->save)) {
+		error("%s: cannot write there: %s", o->save, strerror(errno));
 		return 1;
 	}
-	if (o.checkpoint && !dir_writable(o.checkpoint)) {
-		error("%s: cannot write there: %s", o.checkpoint, strerror(errno));
+	if (o->checkpoint && !dir_writable(o->checkpoint)) {
+		error("%s: cannot write there: %s", o->checkpoint, strerror(errno));
 		return 1;
 	}
-	r = o.eval ? 0
-		   : idx_read_fashion(o.data, "train", &train, err,
-				      sizeof(err));
+	int r = o->eval ? 0
+			: idx_read_fashion(o->data, "train", &train, err,
+					   sizeof(err));
 	if (!r)
-		r = idx_read_fashion(o.data, "t10k", &test, err, sizeof(err));
+		r = idx_read_fashion(o->data, "t10k", &test, err, sizeof(err));
 	if (r) {
 		error("%s%s", err,
 		      r != FTPU_ERR_NOT_FOUND
@@ -923,38 +971,76 @@ int main(int argc, char **argv)
 		goto out_data;
 	}
 	struct checkpoint ck = {0};
-	size_t n_train = o.subset ? o.subset : train.images.count;
-	size_t n_test = o.test_subset ? o.test_subset : test.images.count;
-	if (!o.eval && n_train > train.images.count)
+	size_t n_train = o->subset ? o->subset : train.images.count;
+	size_t n_test = o->test_subset ? o->test_subset : test.images.count;
+	if (!o->eval && n_train > train.images.count)
 		n_train = train.images.count;
-	if (o.subset && o.subset > train.images.count && !o.eval) {
+	if (o->subset && o->subset > train.images.count && !o->eval) {
 		error("--subset: %zu is more than the %zu training samples",
-		      o.subset, train.images.count);
+		      o->subset, train.images.count);
 		goto out_data;
 	}
-	if (o.test_subset && o.test_subset > test.images.count) {
+	if (o->test_subset && o->test_subset > test.images.count) {
 		error("--test-subset: %zu is more than the %zu test samples",
-		      o.test_subset, test.images.count);
+		      o->test_subset, test.images.count);
 		goto out_data;
 	}
 	if (n_test > test.images.count)
 		n_test = test.images.count;
 	/* One simulation thread unless asked: two spin-wait on each other and
 	 * measured bimodal here (1.47 or 3.48 s a step, docs/demo.md). */
-	unsigned threads = o.threads ? o.threads : 1;
-	if (mlp_backend_open(&be, o.backend, threads)) {
+	unsigned threads = o->threads ? o->threads : 1;
+	if (o->n_uris ? mlp_backend_open_replicas(&be, o->uris, o->n_uris)
+		      : mlp_backend_open(&be, o->backend, threads)) {
 		error("%s", be.err);
 		goto out_data;
 	}
-	if (o.eval)
-		status = run_eval(&o, &be, &test, n_test, tty);
-	else if (!(o.resume ? resume_run(&o, &train, &ck)
-			    : start_run(&o, &train, n_train, &ck)))
-		status = run_train(&o, &be, &ck, &train, &test, n_test, tty);
+	if (coll->ranks > 1)
+		mlp_backend_join(&be, coll);
+	if (o->eval)
+		status = run_eval(o, &be, &test, n_test, tty);
+	else if (!(o->resume ? resume_run(o, &train, &ck)
+			     : start_run(o, &train, n_train, &ck)))
+		status = run_train(o, &be, &ck, &train, &test, n_test, tty);
 	mlp_backend_close(&be);
 	checkpoint_free(&ck);
 out_data:
 	idx_free_set(&train);
 	idx_free_set(&test);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct mlp_collective coll;
+	char err[256];
+
+	/* an MPI job's ranks first: MPI_Init may take its own arguments */
+	if (mlp_collective_init(&coll, &argc, &argv, err, sizeof(err))) {
+		error("%s", err);
+		return 1;
+	}
+	if (argc > 0 && argv[0])
+		prog_path = argv[0];
+	int status = parse_args(argc, argv, &o);
+	if (status) {
+		status = status > 0 ? 0 : 2;
+	} else if (coll.ranks > 1 && (o.n_uris || o.eval)) {
+		error("under mpirun each rank is a replica on --backend: no --replicas or "
+		      "--eval");
+		status = 2;
+	} else {
+		o.replicas = o.n_uris ? o.n_uris : (size_t)coll.ranks;
+		/* one voice: rank 0 prints and writes the files */
+		if (coll.rank > 0 && !freopen("/dev/null", "w", stdout))
+			status = 1;
+		if (coll.rank > 0)
+			o.checkpoint = NULL, o.save = NULL, o.write_files = false;
+		if (!status)
+			status = run(&o, &coll);
+	}
+	free(o.replicas_arg);
+	mlp_collective_finish(&coll, status);
 	return status;
 }

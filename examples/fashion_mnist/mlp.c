@@ -80,8 +80,38 @@ int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_thre
 	return FTPU_OK;
 }
 
+int mlp_backend_open_replicas(struct mlp_backend *be, const char *const *uris, size_t n)
+{
+	memset(be, 0, sizeof(*be));
+	bool sim = true, ref = true;
+	for (size_t i = 0; i < n; i++) {
+		sim &= !strncmp(uris[i], "sim", 3);
+		ref &= !strncmp(uris[i], "ref", 3);
+	}
+	be->kind = sim ? MLP_SIM : MLP_REF;
+	be->name = sim ? "sim" : ref ? "ref" : "mixed";
+	be->threads = 1;
+	be->uris = uris;
+	be->replicas = n;
+	be->vector_unit = true; /* each trainer places itself (docs/training.md) */
+	return n ? FTPU_OK
+		 : fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "no replicas");
+}
+
+void mlp_backend_join(struct mlp_backend *be, const struct mlp_collective *c)
+{
+	be->coll = c->ranks > 1 ? c : NULL;
+	be->replicas = (size_t)c->ranks;
+}
+
 void mlp_backend_close(struct mlp_backend *be)
 {
+	free(be->grad), free(be->grads);
+	be->grad = be->grads = NULL;
+	if (be->group) { /* it owns the trainers and devices */
+		ftpu_replicas_close(be->group);
+		be->group = NULL, be->trainer = NULL, be->dev = NULL;
+	}
 	if (be && be->trainer) {
 		ftpu_train_destroy(be->trainer);
 		be->trainer = NULL;
@@ -303,7 +333,7 @@ static void adam_step(struct mlp *m)
 static int device_fail(struct mlp_backend *be, int ret, const char *what)
 {
 	return fm_fail(ret, be->err, sizeof(be->err), "%s: %s: %s: %s", be->name, what,
-		    ftpu_strerror(ret), ftpu_last_error(be->dev));
+		       ftpu_strerror(ret), ftpu_last_error(be->group ? NULL : be->dev));
 }
 
 static int attach(struct mlp *m, struct mlp_backend *be, size_t batch, bool px)
@@ -317,16 +347,44 @@ static int attach(struct mlp *m, struct mlp_backend *be, size_t batch, bool px)
 	};
 	struct ftpu_train_stats st;
 	int ret;
-	if (!be->dev || !be->vector_unit)
-		return fm_fail(FTPU_ERR_UNSUPPORTED, be->err, sizeof(be->err),
-			    "%s: no device with a vector unit to train on", be->name);
-	if ((ret = ftpu_train_create(be->dev, &c, &be->trainer)))
-		return device_fail(be, ret, "compiling the training step");
-	ftpu_train_stats(be->trainer, &st);
-	be->compile_seconds = st.compile_seconds;
 	be->train_batch = batch;
 	be->pixel_input = px;
 	be->steps = 0;
+	if (be->uris) {
+		/* threads: a trainer per device; the same state to each */
+		if ((ret = ftpu_replicas_open(be->uris, be->replicas, &c, &be->group)))
+			return device_fail(be, ret, "opening the replicas");
+		struct ftpu_device_info info;
+		be->trainer = ftpu_replicas_trainer(be->group, 0);
+		be->dev = ftpu_replicas_device(be->group, 0);
+		if ((ret = ftpu_get_info(be->dev, &info)))
+			return device_fail(be, ret, "INFO");
+		be->rows = info.rows, be->cols = info.cols;
+		if ((ret = ftpu_replicas_write(be->group, FTPU_TRAIN_PARAMS, m->params)) ||
+		    (ret = ftpu_replicas_write(be->group, FTPU_TRAIN_SLOT1, m->m)) ||
+		    (ret = ftpu_replicas_write(be->group, FTPU_TRAIN_SLOT2, m->v)) ||
+		    (ret = ftpu_replicas_set_steps(be->group, m->t)))
+			return device_fail(be, ret, "writing the weights");
+		ftpu_train_stats(be->trainer, &st);
+		be->compile_seconds = st.compile_seconds;
+		return FTPU_OK;
+	}
+	if (!be->dev || !be->vector_unit)
+		return fm_fail(FTPU_ERR_UNSUPPORTED, be->err, sizeof(be->err),
+			    "%s: no device with a vector unit to train on", be->name);
+	struct ftpu_train_config mine = c;
+	if (be->coll) {
+		/* an MPI rank: its share of a global batch, at most */
+		mine.batch = (batch + be->replicas - 1) / be->replicas;
+		be->grad = malloc((m->n_params + 2) * sizeof(float));
+		be->grads = malloc(be->replicas * (m->n_params + 2) * sizeof(float));
+		if (!be->grad || !be->grads)
+			return fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory");
+	}
+	if ((ret = ftpu_train_create(be->dev, &mine, &be->trainer)))
+		return device_fail(be, ret, "compiling the training step");
+	ftpu_train_stats(be->trainer, &st);
+	be->compile_seconds = st.compile_seconds;
 	if ((ret = ftpu_train_write(be->trainer, FTPU_TRAIN_PARAMS, m->params)) ||
 	    (ret = ftpu_train_write(be->trainer, FTPU_TRAIN_SLOT1, m->m)) ||
 	    (ret = ftpu_train_write(be->trainer, FTPU_TRAIN_SLOT2, m->v)) ||
@@ -369,17 +427,79 @@ static void add_train_stats(struct mlp_backend *be, const struct ftpu_train_stat
 }
 
 /* x: floats, or bytes for a pixel-input trainer */
+/* An MPI rank's step: the gradient of its share of the global batch, every
+ * rank's gradient and loss gathered, summed in rank order, applied. The
+ * counters are the rank's own (both halves). */
+static int rank_step(struct mlp *m, struct mlp_backend *be, const void *x, const uint8_t *y,
+		     size_t n, float *loss)
+{
+	const size_t np = m->n_params, block = np + 2, ranks = be->replicas;
+	const size_t row_bytes = m->in * (be->pixel_input ? 1 : sizeof(float));
+	size_t first, count;
+	struct ftpu_train_stats st;
+	double sum = 0;
+	int ret = FTPU_OK;
+	ftpu_replicas_share(n, ranks, (size_t)be->coll->rank, &first, &count);
+	const void *xs = (const uint8_t *)x + first * row_bytes;
+	if (!count) /* fewer rows than ranks: nothing to add */
+		memset(be->grad, 0, np * sizeof(float));
+	else if (be->pixel_input)
+		ret = ftpu_train_gradient_u8(be->trainer, xs, y + first, count, n, be->grad, &sum);
+	else
+		ret = ftpu_train_gradient(be->trainer, xs, y + first, count, n, be->grad, &sum);
+	if (ret)
+		return device_fail(be, ret, "gradient");
+	if (count) {
+		ftpu_train_stats(be->trainer, &st);
+		add_train_stats(be, &st);
+	}
+	memcpy(be->grad + np, &sum, sizeof(sum)); /* the loss rides along */
+	if ((ret = mlp_collective_allgather(be->coll, be->grad, block * sizeof(float), be->grads,
+					    be->err, sizeof(be->err))))
+		return ret;
+	const float *parts[ranks];
+	sum = 0;
+	for (size_t r = 0; r < ranks; r++) {
+		double s;
+		parts[r] = be->grads + r * block;
+		memcpy(&s, parts[r] + np, sizeof(s));
+		sum += s;
+	}
+	ftpu_train_reduce(be->grad, parts, ranks, np);
+	if ((ret = ftpu_train_apply(be->trainer, be->grad)))
+		return device_fail(be, ret, "update");
+	ftpu_train_stats(be->trainer, &st);
+	add_train_stats(be, &st);
+	if (loss)
+		*loss = (float)(sum / (double)n);
+	return FTPU_OK;
+}
+
 static int device_step(struct mlp *m, struct mlp_backend *be, const void *x,
 		       const uint8_t *y, size_t n, float *loss)
 {
 	double t0 = now_s();
 	struct ftpu_train_stats st;
-	int ret = be->pixel_input ? ftpu_train_step_u8(be->trainer, x, y, n, loss)
-				  : ftpu_train_step(be->trainer, x, y, n, loss);
-	if (ret)
-		return device_fail(be, ret, "training step");
+	int ret;
+	if (be->coll) {
+		if ((ret = rank_step(m, be, x, y, n, loss)))
+			return ret;
+	} else if (be->group) {
+		ret = be->pixel_input ? ftpu_replicas_step_u8(be->group, x, y, n, loss)
+				      : ftpu_replicas_step(be->group, x, y, n, loss);
+		if (ret)
+			return device_fail(be, ret, "training step");
+		ftpu_replicas_stats(be->group, 0, &st);
+		add_train_stats(be, &st);
+	} else {
+		ret = be->pixel_input ? ftpu_train_step_u8(be->trainer, x, y, n, loss)
+				      : ftpu_train_step(be->trainer, x, y, n, loss);
+		if (ret)
+			return device_fail(be, ret, "training step");
+		ftpu_train_stats(be->trainer, &st);
+		add_train_stats(be, &st);
+	}
 	ftpu_train_stats(be->trainer, &st);
-	add_train_stats(be, &st);
 	double dt = now_s() - t0;
 	be->gemm_seconds += dt;
 	if (be->steps++ == 0)
@@ -466,6 +586,48 @@ int mlp_train_step(struct mlp *m, struct mlp_backend *be, const float *x,
 
 /* Logits of n rows on the device, a trainer batch at a time; x: floats, or
  * bytes for a pixel-input trainer. */
+/* One trainer's logits of k rows (nothing to do for none). */
+static int trainer_logits(struct mlp_backend *be, const void *x, size_t k, float *logits)
+{
+	struct ftpu_train_stats st;
+	if (!k)
+		return FTPU_OK;
+	int ret = be->pixel_input ? ftpu_train_logits_u8(be->trainer, x, k, logits)
+				  : ftpu_train_logits(be->trainer, x, k, logits);
+	if (ret)
+		return device_fail(be, ret, "logits");
+	ftpu_train_stats(be->trainer, &st);
+	add_train_stats(be, &st);
+	return FTPU_OK;
+}
+
+/* An MPI rank's part of the logits of k rows, every rank's gathered:
+ * blocks of the largest share, in rank order. */
+static int rank_logits(const struct mlp *m, struct mlp_backend *be, const void *x, size_t k,
+		       float *logits)
+{
+	const size_t ranks = be->replicas, most = (k + ranks - 1) / ranks;
+	const size_t row_bytes = m->in * (be->pixel_input ? 1 : sizeof(float));
+	size_t first, count;
+	float *mine = calloc(most * m->out, sizeof(float));
+	float *all = malloc(ranks * most * m->out * sizeof(float));
+	int ret = mine && all ? FTPU_OK
+			      : fm_fail(FTPU_ERR_NOMEM, be->err, sizeof(be->err), "out of memory");
+	ftpu_replicas_share(k, ranks, (size_t)be->coll->rank, &first, &count);
+	if (!ret)
+		ret = trainer_logits(be, (const uint8_t *)x + first * row_bytes, count, mine);
+	if (!ret)
+		ret = mlp_collective_allgather(be->coll, mine, most * m->out * sizeof(float), all,
+					       be->err, sizeof(be->err));
+	for (size_t r = 0; r < ranks && !ret; r++) {
+		ftpu_replicas_share(k, ranks, r, &first, &count);
+		memcpy(logits + first * m->out, all + r * most * m->out,
+		       count * m->out * sizeof(float));
+	}
+	free(mine), free(all);
+	return ret;
+}
+
 static int device_logits(const struct mlp *m, struct mlp_backend *be, const void *x,
 			 size_t n, float *logits)
 {
@@ -473,14 +635,23 @@ static int device_logits(const struct mlp *m, struct mlp_backend *be, const void
 	for (size_t at = 0; at < n; at += be->train_batch) {
 		size_t k = n - at < be->train_batch ? n - at : be->train_batch;
 		const void *xa = (const char *)x + at * m->in * in_bytes;
-		struct ftpu_train_stats st;
-		int ret = be->pixel_input
-				  ? ftpu_train_logits_u8(be->trainer, xa, k, logits + at * m->out)
-				  : ftpu_train_logits(be->trainer, xa, k, logits + at * m->out);
+		float *out = logits + at * m->out;
+		int ret;
+		if (be->coll) {
+			ret = rank_logits(m, be, xa, k, out);
+		} else if (be->group) {
+			struct ftpu_train_stats st;
+			ret = be->pixel_input ? ftpu_replicas_logits_u8(be->group, xa, k, out)
+					      : ftpu_replicas_logits(be->group, xa, k, out);
+			if (ret)
+				return device_fail(be, ret, "logits");
+			ftpu_replicas_stats(be->group, 0, &st);
+			add_train_stats(be, &st);
+		} else {
+			ret = trainer_logits(be, xa, k, out);
+		}
 		if (ret)
-			return device_fail(be, ret, "logits");
-		ftpu_train_stats(be->trainer, &st);
-		add_train_stats(be, &st);
+			return ret;
 	}
 	return FTPU_OK;
 }

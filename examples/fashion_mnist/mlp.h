@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collective.h"
 #include "ftpu.h"
 
 /* splitmix64: weights, shuffles and synthetic data of tests. */
@@ -51,12 +52,31 @@ struct mlp_backend {
 	bool pixel_input;      /* the trainer takes bytes (mlp_*_px only) */
 	double compile_seconds, first_step_seconds, step_seconds; /* steps after the first */
 	uint64_t steps;        /* on the device since attach */
+	/* Replicas (docs/demo.md): the global batch split in order over
+	 * several devices, their gradients summed in replica order before
+	 * every update, so every device applies the same bits. Either
+	 * threads in this process (mlp_backend_open_replicas: a device and a
+	 * trainer per URI, ftpu_replicas) or the ranks of an MPI job
+	 * (mlp_backend_join: this process's device is its rank's replica). */
+	const char *const *uris; /* mlp_backend_open_replicas' */
+	size_t replicas;         /* 1 without either */
+	ftpu_replicas *group;    /* the threads' trainers, from attach */
+	const struct mlp_collective *coll; /* an MPI job with more than one rank */
+	float *grad, *grads;     /* MPI: this rank's gradient, every rank's */
 	char err[512];	     /* the last failure */
 };
 
 /* Opens "sim", "ref" or "cpu" (sim and ref through ftpu_open); sim_threads
  * picks the simulated device's build (sim:threads=N: 1 or 2; 0 is 1). */
 int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_threads);
+/* A backend of n devices (URIs: sim, ref, boards), one replica each, in
+ * threads: opened by mlp_device_attach(_px), which must follow (only
+ * training on the device is replicated). uris must outlive be. */
+int mlp_backend_open_replicas(struct mlp_backend *be, const char *const *uris, size_t n);
+/* Makes be (opened with mlp_backend_open) this rank's replica of an MPI
+ * job of c->ranks: steps take the global batch, train on this rank's
+ * share and meet the other ranks at every update. Before attach. */
+void mlp_backend_join(struct mlp_backend *be, const struct mlp_collective *c);
 void mlp_backend_close(struct mlp_backend *be);
 void mlp_backend_clear(struct mlp_backend *be);
 /* macs / (rows * cols * cycles) over the totals; 0 without cycles. */
@@ -97,9 +117,9 @@ int mlp_init(struct mlp *m, size_t in, size_t hid, size_t out, uint64_t seed,
 void mlp_free(struct mlp *m);
 
 /* Moves training onto the device (be must have the vector unit): compiles
- * the step for batches of up to batch rows and writes m's weights, Adam's
- * slots and step count there. Later mlp_train_step and mlp_logits run on
- * the device. */
+ * the step for batches of up to batch rows (the global batch with
+ * replicas) and writes m's weights, Adam's slots and step count there.
+ * Later mlp_train_step and mlp_logits run on the device. */
 int mlp_device_attach(struct mlp *m, struct mlp_backend *be, size_t batch);
 /* The same with byte input: the device receives the pixels themselves
  * (half the link bytes of bf16, FTPU_TRAIN_INPUT_U8) and sees p / 255;

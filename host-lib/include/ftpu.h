@@ -588,11 +588,18 @@ size_t ftpu_replicas_count(const ftpu_replicas *r);
 /* Replica i's device and trainer (owned by r), for stats and INFO. */
 ftpu_device *ftpu_replicas_device(ftpu_replicas *r, size_t i);
 ftpu_trainer *ftpu_replicas_trainer(ftpu_replicas *r, size_t i);
+/* Replica i's rows of a batch of rows split over n: *count = rows / n (+1
+ * for i < rows % n) from *first, in order (for a caller splitting batches
+ * as ftpu_replicas does, over MPI say). */
+void ftpu_replicas_share(size_t rows, size_t n, size_t i, size_t *first, size_t *count);
 /* ftpu_train_step(_u8) over the replicas; *loss the global batch's mean. */
 int ftpu_replicas_step(ftpu_replicas *r, const float *x, const uint8_t *labels, size_t rows,
 		       float *loss);
 int ftpu_replicas_step_u8(ftpu_replicas *r, const uint8_t *x, const uint8_t *labels,
 			  size_t rows, float *loss);
+/* Replica i's device counters over the last step (its gradient and its
+ * apply) or logits call; steps, placement and compile time its trainer's. */
+int ftpu_replicas_stats(const ftpu_replicas *r, size_t i, struct ftpu_train_stats *stats);
 /* Logits of rows (1..batch) samples, split as a step's rows. */
 int ftpu_replicas_logits(ftpu_replicas *r, const float *x, size_t rows, float *logits);
 int ftpu_replicas_logits_u8(ftpu_replicas *r, const uint8_t *x, size_t rows, float *logits);

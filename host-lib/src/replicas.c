@@ -27,6 +27,7 @@ struct replica {
 	float *logits;
 	double loss;
 	int ret;
+	struct ftpu_train_stats st; /* the last step's or logits' (both halves) */
 };
 
 struct ftpu_replicas {
@@ -131,9 +132,7 @@ fail:
 	return ret;
 }
 
-/* Replica i's rows of a batch of rows: rows / n each, the first rows % n
- * one more, in order. */
-static void share(size_t rows, size_t n, size_t i, size_t *first, size_t *count)
+void ftpu_replicas_share(size_t rows, size_t n, size_t i, size_t *first, size_t *count)
 {
 	size_t q = rows / n, rem = rows % n;
 	*first = i * q + (i < rem ? i : rem);
@@ -148,10 +147,24 @@ struct task {
 	bool u8;
 };
 
+/* Adds a call's device counters to the replica's step. */
+static void add_stats(struct replica *p)
+{
+	struct ftpu_train_stats s;
+	ftpu_train_stats(p->t, &s);
+	p->st.cycles += s.cycles, p->st.macs += s.macs, p->st.instructions += s.instructions;
+	p->st.bytes_in += s.bytes_in, p->st.bytes_out += s.bytes_out;
+	p->st.host_seconds += s.host_seconds;
+	p->st.steps = s.steps, p->st.placement = s.placement;
+	p->st.compile_seconds = s.compile_seconds;
+}
+
 static void *work(void *arg)
 {
 	const struct task *k = arg;
 	struct replica *p = &k->r->r[k->i];
+	if (k->job != JOB_APPLY)
+		memset(&p->st, 0, sizeof(p->st));
 	if (k->job == JOB_APPLY)
 		p->ret = ftpu_train_apply(p->t, k->r->sum);
 	else if (!p->rows)
@@ -164,6 +177,8 @@ static void *work(void *arg)
 	else
 		p->ret = k->u8 ? ftpu_train_logits_u8(p->t, p->x, p->rows, p->logits)
 			       : ftpu_train_logits(p->t, p->x, p->rows, p->logits);
+	if (!p->ret && (p->rows || k->job == JOB_APPLY))
+		add_stats(p);
 	return NULL;
 }
 
@@ -222,7 +237,7 @@ static int step_any(ftpu_replicas *r, const char *fn, const void *x, bool u8,
 	const size_t row_bytes = r->in * (u8 ? 1 : sizeof(float));
 	for (size_t i = 0; i < r->n; i++) {
 		size_t first, count;
-		share(rows, r->n, i, &first, &count);
+		ftpu_replicas_share(rows, r->n, i, &first, &count);
 		struct replica *p = &r->r[i];
 		p->x = (const uint8_t *)x + first * row_bytes;
 		p->labels = labels + first;
@@ -267,7 +282,7 @@ static int logits_any(ftpu_replicas *r, const char *fn, const void *x, bool u8, 
 	const size_t row_bytes = r->in * (u8 ? 1 : sizeof(float));
 	for (size_t i = 0; i < r->n; i++) {
 		size_t first, count;
-		share(rows, r->n, i, &first, &count);
+		ftpu_replicas_share(rows, r->n, i, &first, &count);
 		r->r[i].x = (const uint8_t *)x + first * row_bytes;
 		r->r[i].rows = count;
 		r->r[i].logits = logits + first * r->out;
@@ -339,5 +354,19 @@ int ftpu_replicas_check(ftpu_replicas *r)
 		if (ret)
 			return ret;
 	}
+	return FTPU_OK;
+}
+
+int ftpu_replicas_stats(const ftpu_replicas *r, size_t i, struct ftpu_train_stats *stats)
+{
+	if (!r || !stats || i >= r->n)
+		return ftpu__fail(NULL, FTPU_ERR_INVALID, "ftpu_replicas_stats: %s",
+				  !r ? "replicas is NULL" : !stats ? "stats is NULL"
+				     : "no such replica");
+	*stats = r->r[i].st;
+	const struct ftpu_device_info *info = ftpu__info(r->r[i].dev);
+	stats->utilization = stats->cycles ? (double)stats->macs /
+						   ((double)info->rows * info->cols * stats->cycles)
+					   : 0.0;
 	return FTPU_OK;
 }

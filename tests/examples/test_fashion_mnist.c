@@ -1009,7 +1009,7 @@ static void test_fashion_mnist_resume(void **state)
 		const char *flag, *value, *says;
 	} bad[] = {
 		{"--seed", "8", "made with --seed 7"},
-		{"--batch", "32", "made with --batch 64"},
+		{"--batch", "32", "made with a global batch of 64"},
 		{"--subset", "500", "made with --subset 600"},
 		{"--epochs", "0", NULL}, /* below 1: a usage error */
 	};
@@ -1034,6 +1034,104 @@ static void test_fashion_mnist_resume(void **state)
 	expect_demo(f, other, 1, "other training data");
 	const char *missing[] = {"--backend", "ref", "--data", f->dir, "--resume", "/nonexistent.ckpt", NULL};
 	expect_demo(f, missing, 1, "cannot open");
+}
+
+/* argv for `mpirun -np 2 [--oversubscribe] <demo> args...` (root may run
+ * it here: a container's). */
+static void mpi_argv(const char **argv, const char *const *args)
+{
+	setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+	setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+	size_t n = 0;
+	argv[n++] = "-np", argv[n++] = "2", argv[n++] = "--oversubscribe";
+	argv[n++] = demo_path();
+	for (size_t i = 0; args[i]; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+}
+
+/* Runs mpirun (found on PATH) as run_demo runs the demo. */
+static int run_mpi(struct fixture *f, const char *const *args)
+{
+	const char *argv[40];
+	mpi_argv(argv, args);
+	char out[160];
+	in_dir(f, out, "out.txt");
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0)
+			dup2(fd, 1), dup2(fd, 2);
+		const char *full[42] = {"mpirun"};
+		for (size_t i = 0; argv[i]; i++)
+			full[i + 1] = argv[i], full[i + 2] = NULL;
+		execvp("mpirun", (char *const *)full);
+		_exit(127);
+	}
+	int st;
+	alarm(300);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	alarm(0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* Replicas: two threads (--replicas) and two MPI ranks (mpirun -np 2)
+ * train the same bits, on the RTL and on the C model; an MPI job stopped
+ * and resumed goes on as the threads did straight through. */
+static void test_fashion_mnist_replicas(void **state)
+{
+	struct fixture *f = *state;
+	char a[160], b[160], c[160];
+	in_dir(f, a, "a.ckpt"), in_dir(f, b, "b.ckpt"), in_dir(f, c, "c.ckpt");
+	write_dataset(f, 600);
+	static const struct {
+		const char *kind, *uris, *batch, *steps, *first;
+		size_t n;
+	} runs[] = {
+		{"sim", "sim,sim", "16", "2", NULL, 2},
+		{"ref", "ref,ref", "32", "12", "5", 12}, /* 10 steps an epoch of 600 */
+	};
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		const char *threads[] = {"--replicas", runs[k].uris, "--data", f->dir, "--out", f->dir,
+					 "--test-subset", "40", "--subset", "600", "--epochs", "2",
+					 "--batch", runs[k].batch, "--max-steps", runs[k].steps,
+					 "--checkpoint", a, NULL};
+		expect_demo(f, threads, 0, "2 replicas (threads)");
+		const char *ranks[] = {"--backend", runs[k].kind, "--data", f->dir, "--out", f->dir,
+				       "--test-subset", "40", "--subset", "600", "--epochs", "2",
+				       "--batch", runs[k].batch, "--max-steps",
+				       runs[k].first ? runs[k].first : runs[k].steps,
+				       "--checkpoint", runs[k].first ? b : c, NULL};
+		int st = run_mpi(f, ranks);
+		if (st) {
+			char *out = demo_output(f);
+			fail_msg("mpirun -np 2 fashion_mnist --backend %s: exit %d:\n%s",
+				 runs[k].kind, st, out);
+		}
+		if (runs[k].first) {
+			const char *resume[] = {"--backend", runs[k].kind, "--data", f->dir, "--out",
+						f->dir, "--test-subset", "40", "--resume", b,
+						"--max-steps", runs[k].steps, "--checkpoint", c, NULL};
+			assert_int_equal(run_mpi(f, resume), 0);
+		}
+		struct checkpoint ca, cc;
+		load_ckpt(f, "a.ckpt", &ca);
+		load_ckpt(f, "c.ckpt", &cc);
+		expect_same_training(&ca, &cc, runs[k].n);
+		assert_int_equal(ca.batch, 2 * atoi(runs[k].batch));
+		checkpoint_free(&ca), checkpoint_free(&cc);
+	}
+	/* what the two launches refuse */
+	const char *both[] = {"--replicas", "ref,ref", "--backend", "ref", "--data", f->dir, NULL};
+	expect_demo(f, both, 2, "--replicas names the devices");
+	const char *gemm[] = {"--backend", "ref", "--mode", "gemm", "--data", f->dir, "--out",
+			      f->dir, "--subset", "64", NULL};
+	assert_int_not_equal(run_mpi(f, gemm), 0);
+	char *out = demo_output(f);
+	if (!strstr(out, "replicas train on the device"))
+		fail_msg("mpirun with --mode gemm said:\n%s", out);
+	free(out);
 }
 
 /* Killed at any moment while it checkpoints every step, the demo leaves
@@ -1228,6 +1326,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_checkpoint_file,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_resume,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_replicas,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_checkpoint_kill,
 						setup, teardown),
