@@ -3,7 +3,8 @@
  * bench_replicas.c - data-parallel training of the demo's MLP (784-128
  * ReLU-10, Adam, pixels as bytes) on 1 and 2 replicas of a device kind,
  * 128 samples a replica (the global batch 128 x replicas, as TPUStrategy
- * scales it): samples a second of wall time (the median step). The last
+ * scales it): samples a second of wall time (the median step), and replica
+ * 0's device cycles and link bytes in that step (its counters). The last
  * column is samples/s against one device at batch 128, measured
  * in the same run. One replica is ftpu_train_step_u8 (the whole step in
  * one device program pair); two are ftpu_replicas_step_u8 (the gradient
@@ -44,8 +45,13 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* steps steps on n replicas of kind; the median step's seconds. */
-static double measure(const char *kind, size_t n, unsigned steps)
+struct result {
+	double seconds;
+	struct ftpu_train_stats st; /* replica 0's */
+};
+
+/* steps steps on n replicas of kind; the median step. */
+static struct result measure(const char *kind, size_t n, unsigned steps)
 {
 	static const size_t widths[] = { IN, HID, OUT };
 	const size_t batch = PER_REPLICA * n;
@@ -64,7 +70,8 @@ static double measure(const char *kind, size_t n, unsigned steps)
 	float *p = malloc(flat * sizeof(float));
 	uint8_t *x = malloc(batch * IN), *y = malloc(batch);
 	double *secs = malloc(steps * sizeof(double));
-	if (!p || !x || !y || !secs)
+	struct result *res = malloc(steps * sizeof(*res));
+	if (!p || !x || !y || !secs || !res)
 		die("out of memory", FTPU_ERR_NOMEM);
 	struct rng g = { 1 };
 	for (size_t i = 0; i < flat; i++)
@@ -84,14 +91,22 @@ static double measure(const char *kind, size_t n, unsigned steps)
 			     : ftpu_replicas_step_u8(r, x, y, batch, &loss);
 		if (ret)
 			die("step", ret);
-		if (s)
-			secs[s - 1] = now_s() - t;
+		if (!s)
+			continue;
+		secs[s - 1] = res[s - 1].seconds = now_s() - t;
+		if (n == 1)
+			ftpu_train_stats(t0, &res[s - 1].st);
+		else
+			ftpu_replicas_stats(r, 0, &res[s - 1].st);
 	}
 	qsort(secs, steps, sizeof(*secs), cmp);
-	double median = secs[steps / 2];
+	struct result m = res[0];
+	for (unsigned s = 0; s < steps; s++)
+		if (res[s].seconds == secs[steps / 2])
+			m = res[s];
 	ftpu_replicas_close(r);
-	free(p), free(x), free(y), free(secs);
-	return median;
+	free(p), free(x), free(y), free(secs), free(res);
+	return m;
 }
 
 int main(int argc, char **argv)
@@ -102,18 +117,20 @@ int main(int argc, char **argv)
 	int nk = argc > 2 ? argc - 2 : 2;
 	if (!steps)
 		steps = 1;
-	printf("| device | replicas | global batch | step (median of %u) | samples/s | vs 1 device |\n",
+	printf("| device | replicas | global batch | step (median of %u) | cycles a replica | link in / out a replica | samples/s | vs 1 device |\n",
 	       steps);
-	printf("|---|---|---|---|---|---|\n");
+	printf("|---|---|---|---|---|---|---|---|\n");
 	for (int k = 0; k < nk; k++) {
 		double base = 0;
 		for (size_t n = 1; n <= 2; n++) {
-			double secs = measure(kinds[k], n, steps);
-			double sps = (double)(PER_REPLICA * n) / secs;
+			struct result m = measure(kinds[k], n, steps);
+			double sps = (double)(PER_REPLICA * n) / m.seconds;
 			if (n == 1)
 				base = sps;
-			printf("| %s | %zu | %zu | %.3f s | %.1f | %.2f× |\n", kinds[k], n,
-			       PER_REPLICA * n, secs, sps, sps / base);
+			printf("| %s | %zu | %zu | %.3f s | %.0f k | %.1f / %.1f KB | %.1f | %.2f× |\n",
+			       kinds[k], n, PER_REPLICA * n, m.seconds, (double)m.st.cycles / 1e3,
+			       (double)m.st.bytes_in / 1e3, (double)m.st.bytes_out / 1e3, sps,
+			       sps / base);
 			fflush(stdout);
 		}
 	}

@@ -97,6 +97,9 @@ struct ftpu_trainer {
 	struct words bwdg, apply;
 	size_t bwdg_dz_at, apply_alpha_at, apply_g_at[VEC_PIECES];
 	uint32_t *grad_data;
+	/* the gradient leaves in pieces as the backward pass finishes them:
+	 * vector v of the gradient region is DATA vector grad_order[v] */
+	uint32_t *grad_order, grad_sent;
 	uint32_t *data;      /* DATA words: the logits */
 	size_t data_words;
 	/* words a vector of the logits' last chunk comes in: its lanes with
@@ -394,6 +397,17 @@ static void splice(struct words *p, const struct words *u, size_t *at, size_t un
 	}
 }
 
+/* Sends gradient vectors [o, o + n) to the host (ftpu_train_gradient's
+ * program): the output unit reads them while the array computes the next
+ * ones (ftpu_core_hazards: a HOST_WRITE waits only for the MATMULs that
+ * write its rows). */
+static void emit_gradient_out(ftpu_trainer *t, struct words *p, uint32_t o, uint32_t n)
+{
+	emit(p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, n, t->acc_g + o, 0);
+	for (uint32_t i = 0; i < n && t->grad_order; i++)
+		t->grad_order[o + i] = t->grad_sent++;
+}
+
 /* dW^T = dZ^T A for layer y, input chunk kc's D outputs summed over batch
  * chunks, with W's update in groups: a group's update is spread over the
  * next group's matmuls (from its quarter on, so the array has work queued
@@ -423,6 +437,8 @@ static void emit_weight_gradient(ftpu_trainer *t, struct words *p, const struct 
 		u.n = 0, at = 0;
 		if (update)
 			emit_update(t, &u, y->pw + k0 * rows, kn * rows);
+		else
+			emit_gradient_out(t, p, y->pw + k0 * rows, kn * rows);
 	}
 	splice(p, &u, &at, u.n / FTPU_ISA_WORDS);
 	free(u.w);
@@ -482,7 +498,8 @@ static size_t emit_alpha(ftpu_trainer *t, struct words *p)
 }
 
 /* The backward pass; with update, the optimizer's update beside it (a
- * step), else the gradient goes to the host (ftpu_train_gradient). */
+ * step), else the gradient goes to the host in pieces as they are done
+ * (ftpu_train_gradient; t->grad_order says where each vector lands). */
 static void emit_backward(ftpu_trainer *t, struct words *p, bool update, size_t *dz_at,
 			  size_t *alpha_at)
 {
@@ -517,6 +534,8 @@ static void emit_backward(ftpu_trainer *t, struct words *p, bool update, size_t 
 		/* db (consumes dZ) */
 		for (uint32_t oc = 0; oc < y->oc; oc++)
 			emit_tree_sum(t, p, y->dz + oc * Bp, t->acc_g + y->pb + oc);
+		if (!update)
+			emit_gradient_out(t, p, y->pb, y->oc);
 		/* dW^T and W's update */
 		emit_weight_gradient(t, p, y, update);
 		if (l == 0)
@@ -531,10 +550,8 @@ static void emit_backward(ftpu_trainer *t, struct words *p, bool update, size_t 
 		    x->dz);
 	}
 
-	if (!update) {
-		emit_state_out(t, p, t->acc_g);
+	if (!update)
 		return;
-	}
 	for (size_t l = 0; l < nl; l++)
 		emit_update(t, p, t->L[l].pb, t->L[l].oc);
 }
@@ -935,11 +952,13 @@ static int gradient_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 	}
 	const size_t nd = (size_t)t->pn * t->N;
 	if (!t->bwdg.n) {
+		t->grad_order = malloc(((size_t)t->pn + 1) * sizeof(*t->grad_order));
+		t->grad_sent = 0;
 		emit_backward(t, &t->bwdg, false, &t->bwdg_dz_at, &(size_t){ 0 });
 		t->grad_data = malloc((nd + 1) * sizeof(*t->grad_data));
-		if (t->bwdg.oom || !t->grad_data) {
-			free(t->bwdg.w), free(t->grad_data);
-			t->bwdg = (struct words){ 0 }, t->grad_data = NULL;
+		if (t->bwdg.oom || !t->grad_data || !t->grad_order || t->grad_sent != t->pn) {
+			free(t->bwdg.w), free(t->grad_data), free(t->grad_order);
+			t->bwdg = (struct words){ 0 }, t->grad_data = NULL, t->grad_order = NULL;
 			return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "%s: out of memory", fn);
 		}
 	}
@@ -948,7 +967,11 @@ static int gradient_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 	if (!(ret = check_owner(t, fn)) &&
 	    !(ret = forward_loss(t, x, labels, rows, divisor, &t->bwdg, t->bwdg_dz_at, &sum)) &&
 	    !(ret = run(t, t->bwdg.w, t->bwdg.n, t->grad_data, nd))) {
-		state_unpack(t, t->grad_data, grad);
+		for (size_t i = 0; i < t->flat; i++) {
+			uint32_t v, lane;
+			flat_place(t, i, &v, &lane);
+			grad[i] = ftpu_f32_value(t->grad_data[(size_t)t->grad_order[v] * t->N + lane]);
+		}
 		end_stats(t);
 	}
 	ftpu__unlock(t->dev);
@@ -1157,7 +1180,7 @@ void ftpu_train_destroy(ftpu_trainer *t)
 	if (!t)
 		return;
 	free(t->fwd.w), free(t->bwd.w), free(t->x_at);
-	free(t->bwdg.w), free(t->apply.w), free(t->grad_data);
+	free(t->bwdg.w), free(t->apply.w), free(t->grad_data), free(t->grad_order);
 	free(t->data), free(t->lg), free(t->dz);
 	ftpu__host_train_destroy(t->host);
 	free(t);
