@@ -233,6 +233,7 @@ static inline void dh_config_from_sim(const struct ftpu_sim_device_config *s,
 		.clock_hz = s->clock_hz,
 		.vector_unit = s->vector_unit != 0,
 		.link_bytes = s->link_bytes,
+		.in_order = s->in_order != 0,
 	};
 }
 

@@ -157,26 +157,30 @@ MODELS += control
 # device_16 is the simulated device with the C model's default sizes,
 # device_4p a 4x4 array at the boards' pipeline depth (AddCuts 7, RowDelay 4,
 # InFlight 8 as matrix_unit_4p) with small memories, so that range faults
-# and chunked GEMMs are cheap to reach. Both run the control core
+# and chunked GEMMs are cheap to reach; device_2s the small profile (the
+# iCEBreaker's device: 2x2, in order, no vector unit, a byte-wide link).
+# All three run the control core
 # (ControlCore=1, the default) with the firmware's ROM image.
 # device_16_t2 is device_16 Verilated for two threads (sim:threads=2,
 # fashion_mnist --threads 2): faster only where both threads get a core to
 # themselves (docs/demo.md, Why these defaults). Tests and the demo use the
 # single-threaded models, two of which run at once under make -j2.
 # $(1) model name, $(2) configuration name (default: the model's),
-# $(3) simulation threads (default 1).
+# $(3) simulation threads (default 1). A board's Baud is its top's, not
+# ftpu_top's (device_2s is the iCEBreaker's configuration).
 define device_model
 $(1)_TOP := ftpu_top
 $(1)_SRCS := $(RTL_CORE) $(RTL_LINK_CORE) $(RTL_CPU) rtl/ftpu_top.sv
-$(1)_VFLAGS := $(SPEC_$(or $(2),$(1))_VFLAGS) -GControlCore=1 -GRomInit=\"embedded\" \
+$(1)_VFLAGS := $(filter-out -GBaud=%,$(SPEC_$(or $(2),$(1))_VFLAGS)) -GControlCore=1 -GRomInit=\"embedded\" \
 	+define+FTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH)) $(if $(3),--threads $(3))
 $(1)_SHIM := sim/device_shim.cpp
 $(1)_SHIMFLAGS := $(SPEC_$(or $(2),$(1))_DEFINES) -DFTPU_SIM_THREADS=$(or $(3),1)
 endef
 $(eval $(call device_model,device_16))
 $(eval $(call device_model,device_4p))
+$(eval $(call device_model,device_2s))
 $(eval $(call device_model,device_16_t2,device_16,2))
-MODELS += device_16 device_4p device_16_t2
+MODELS += device_16 device_4p device_2s device_16_t2
 
 # More models, one file per area (PHYs, boards, the control core): each adds
 # to MODELS and names the models its tests link.
@@ -256,7 +260,7 @@ test_activate_MODELS := act_lanes
 test_f32_to_bf16_MODELS := cvt_lanes
 test_fmul_MODELS := fmul_lanes
 test_control_MODELS := control
-test_device_MODELS := device_16 device_4p
+test_device_MODELS := device_16 device_4p device_2s
 test_vector_MODELS := device_16 device_4p
 bench_device_MODELS := device_16 device_4p
 test_runtime_MODELS := device_16 device_4p

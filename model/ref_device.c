@@ -560,7 +560,8 @@ static void on_control(struct ftpu_ref_device *d, const struct ftpu_link_frame *
 			FTPU_LINK_INFO_CLOCK_HZ, c->clock_hz,
 			FTPU_LINK_INFO_ROW_DELAY, c->row_delay,
 			FTPU_LINK_INFO_MAX_PAYLOAD, FTPU_LINK_MAX_PAYLOAD,
-			FTPU_LINK_INFO_FEATURES, (uint32_t)c->vector_unit << FTPU_FEATURE_VECTOR_UNIT_LSB,
+			FTPU_LINK_INFO_FEATURES, (uint32_t)c->vector_unit << FTPU_FEATURE_VECTOR_UNIT_LSB |
+							 (uint32_t)c->in_order << FTPU_FEATURE_IN_ORDER_LSB,
 			FTPU_LINK_INFO_LINK_BYTES, c->link_bytes ? c->link_bytes : 1,
 		};
 		{ respond(d, f->seq, op, FTPU_LINK_RESP_OK, kv, sizeof(kv) / 4); return; }

@@ -34,6 +34,9 @@ struct ftpu_ref_device_config {
 				  * else they are OPCODE faults (spec VectorUnit) */
 	unsigned int link_bytes; /* reported by INFO: the link's bytes a cycle
 				  * (the model charges no link time) */
+	bool in_order;           /* reported by INFO FEATURES IN_ORDER: the small
+				  * profile's dispatch (same results; the model
+				  * charges no overlap either way) */
 };
 
 struct ftpu_ref_device;
@@ -48,7 +51,7 @@ struct ftpu_ref_device;
 		.acc_vectors = FTPU_DEV_##D##_ACC_VECTORS,                                      \
 		.bias_vectors = FTPU_DEV_##D##_BIAS_VECTORS, .rx_words = FTPU_DEV_##D##_IQ_WORDS, \
 		.clock_hz = FTPU_DEV_##D##_CLOCK_HZ, .vector_unit = FTPU_DEV_##D##_VECTOR_UNIT,   \
-		.link_bytes = FTPU_DEV_##D##_LINK_BYTES }
+		.link_bytes = FTPU_DEV_##D##_LINK_BYTES, .in_order = FTPU_DEV_##D##_IN_ORDER }
 
 /* The simulation default of docs/isa.md: spec/ftpu.toml's [device.default]. */
 void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg);

@@ -7,7 +7,7 @@
 package ftpu_pkg;
 
   localparam int unsigned LINK_VERSION_MAJOR = 1;  // protocol major version: INFO VERSION = major << 16 | minor
-  localparam int unsigned LINK_VERSION_MINOR = 4;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES, HOST_READ U8; 1.3: HOST_WRITE WORDS; 1.4: HOST_READ ALSO_WM)
+  localparam int unsigned LINK_VERSION_MINOR = 5;  // protocol minor version (1.1: INFO FEATURES; 1.2: INFO LINK_BYTES, HOST_READ U8; 1.3: HOST_WRITE WORDS; 1.4: HOST_READ ALSO_WM; 1.5: FEATURES IN_ORDER)
   localparam int unsigned VECTOR_WIDTH = 4;  // vectors the vector unit streams per cycle (its ACC operand and result ports are this many vectors wide)
   localparam logic [31:0] LINK_SYNC = 32'h5550_5446;  // header word 0: bytes 'F','T','P','U' on the wire
   localparam int unsigned LINK_HEADER_BYTES = 16;  // SYNC, W1, W2, HCRC
@@ -83,9 +83,11 @@ package ftpu_pkg;
   localparam logic [31:0] LINK_INFO_LINK_BYTES = 32'h0000_000D;
   localparam int unsigned LINK_INFO_MAX = 13;
 
-  // INFO FEATURES bits: the optional units a device has
+  // INFO FEATURES bits: the optional units a device has, and what a small profile leaves out (a bit a device older than it cannot know reads 0, which is true of it)
   localparam int unsigned FEATURE_VECTOR_UNIT_LSB = 0;
   localparam int unsigned FEATURE_VECTOR_UNIT_WIDTH = 1;
+  localparam int unsigned FEATURE_IN_ORDER_LSB = 1;
+  localparam int unsigned FEATURE_IN_ORDER_WIDTH = 1;
 
   // STATUS response words after op and status
   localparam logic [31:0] LINK_STATUS_STATE = 32'h0000_0000;
@@ -533,6 +535,8 @@ package ftpu_pkg;
   localparam int unsigned DEFAULT_ClockHz = 100000000;
   localparam int unsigned DEFAULT_VectorUnit = 1;
   localparam int unsigned DEFAULT_LinkBytes = 4;
+  localparam int unsigned DEFAULT_InOrder = 0;
+  localparam int unsigned DEFAULT_ActLanes = 0;
   localparam int unsigned DEVICE_16_N = 16;
   localparam int unsigned DEVICE_16_AddCuts = 0;
   localparam int unsigned DEVICE_16_InFlight = 4;
@@ -544,6 +548,8 @@ package ftpu_pkg;
   localparam int unsigned DEVICE_16_ClockHz = 100000000;
   localparam int unsigned DEVICE_16_VectorUnit = 1;
   localparam int unsigned DEVICE_16_LinkBytes = 4;
+  localparam int unsigned DEVICE_16_InOrder = 0;
+  localparam int unsigned DEVICE_16_ActLanes = 0;
   localparam int unsigned DEVICE_4P_N = 4;
   localparam int unsigned DEVICE_4P_AddCuts = 7;
   localparam int unsigned DEVICE_4P_InFlight = 8;
@@ -555,6 +561,22 @@ package ftpu_pkg;
   localparam int unsigned DEVICE_4P_ClockHz = 100000000;
   localparam int unsigned DEVICE_4P_VectorUnit = 1;
   localparam int unsigned DEVICE_4P_LinkBytes = 4;
+  localparam int unsigned DEVICE_4P_InOrder = 0;
+  localparam int unsigned DEVICE_4P_ActLanes = 0;
+  localparam int unsigned DEVICE_2S_N = 2;
+  localparam int unsigned DEVICE_2S_AddCuts = 7;
+  localparam int unsigned DEVICE_2S_InFlight = 8;
+  localparam int unsigned DEVICE_2S_UbVectors = 512;
+  localparam int unsigned DEVICE_2S_WmRows = 512;
+  localparam int unsigned DEVICE_2S_AccVectors = 256;
+  localparam int unsigned DEVICE_2S_BiasVectors = 16;
+  localparam int unsigned DEVICE_2S_IqWords = 8192;
+  localparam int unsigned DEVICE_2S_ClockHz = 100000000;
+  localparam int unsigned DEVICE_2S_VectorUnit = 0;
+  localparam int unsigned DEVICE_2S_LinkBytes = 1;
+  localparam int unsigned DEVICE_2S_InOrder = 1;
+  localparam int unsigned DEVICE_2S_ActLanes = 1;
+  localparam int unsigned DEVICE_2S_Baud = 3000000;
   localparam int unsigned CONTROL_N = 8;
   localparam int unsigned CONTROL_AddCuts = 3;
   localparam int unsigned CONTROL_InFlight = 4;
@@ -566,6 +588,8 @@ package ftpu_pkg;
   localparam int unsigned CONTROL_ClockHz = 123456789;
   localparam int unsigned CONTROL_VectorUnit = 1;
   localparam int unsigned CONTROL_LinkBytes = 4;
+  localparam int unsigned CONTROL_InOrder = 0;
+  localparam int unsigned CONTROL_ActLanes = 0;
   localparam int unsigned ICEBREAKER_N = 2;
   localparam int unsigned ICEBREAKER_AddCuts = 7;
   localparam int unsigned ICEBREAKER_InFlight = 8;
@@ -577,6 +601,8 @@ package ftpu_pkg;
   localparam int unsigned ICEBREAKER_ClockHz = 24000000;
   localparam int unsigned ICEBREAKER_VectorUnit = 0;
   localparam int unsigned ICEBREAKER_LinkBytes = 1;
+  localparam int unsigned ICEBREAKER_InOrder = 1;
+  localparam int unsigned ICEBREAKER_ActLanes = 1;
   localparam int unsigned ICEBREAKER_Baud = 3000000;
   localparam int unsigned TANGNANO20K_N = 2;
   localparam int unsigned TANGNANO20K_AddCuts = 7;
@@ -589,6 +615,8 @@ package ftpu_pkg;
   localparam int unsigned TANGNANO20K_ClockHz = 27000000;
   localparam int unsigned TANGNANO20K_VectorUnit = 0;
   localparam int unsigned TANGNANO20K_LinkBytes = 1;
+  localparam int unsigned TANGNANO20K_InOrder = 1;
+  localparam int unsigned TANGNANO20K_ActLanes = 1;
   localparam int unsigned TANGNANO20K_Baud = 3000000;
   localparam int unsigned ULX3S_N = 4;
   localparam int unsigned ULX3S_AddCuts = 7;
@@ -601,6 +629,8 @@ package ftpu_pkg;
   localparam int unsigned ULX3S_ClockHz = 33333333;
   localparam int unsigned ULX3S_VectorUnit = 0;
   localparam int unsigned ULX3S_LinkBytes = 1;
+  localparam int unsigned ULX3S_InOrder = 0;
+  localparam int unsigned ULX3S_ActLanes = 0;
   localparam int unsigned ULX3S_Baud = 3000000;
   localparam int unsigned ULX3S_45F_N = 4;
   localparam int unsigned ULX3S_45F_AddCuts = 7;
@@ -613,6 +643,8 @@ package ftpu_pkg;
   localparam int unsigned ULX3S_45F_ClockHz = 33333333;
   localparam int unsigned ULX3S_45F_VectorUnit = 0;
   localparam int unsigned ULX3S_45F_LinkBytes = 1;
+  localparam int unsigned ULX3S_45F_InOrder = 0;
+  localparam int unsigned ULX3S_45F_ActLanes = 0;
   localparam int unsigned ULX3S_45F_Baud = 3000000;
   localparam int unsigned ULX3S_25F_N = 2;
   localparam int unsigned ULX3S_25F_AddCuts = 7;
@@ -625,6 +657,8 @@ package ftpu_pkg;
   localparam int unsigned ULX3S_25F_ClockHz = 33333333;
   localparam int unsigned ULX3S_25F_VectorUnit = 0;
   localparam int unsigned ULX3S_25F_LinkBytes = 1;
+  localparam int unsigned ULX3S_25F_InOrder = 1;
+  localparam int unsigned ULX3S_25F_ActLanes = 1;
   localparam int unsigned ULX3S_25F_Baud = 3000000;
   localparam int unsigned ARTY_N = 6;
   localparam int unsigned ARTY_AddCuts = 7;
@@ -637,6 +671,8 @@ package ftpu_pkg;
   localparam int unsigned ARTY_ClockHz = 100000000;
   localparam int unsigned ARTY_VectorUnit = 0;
   localparam int unsigned ARTY_LinkBytes = 1;
+  localparam int unsigned ARTY_InOrder = 0;
+  localparam int unsigned ARTY_ActLanes = 0;
   localparam int unsigned ARTY_Baud = 12000000;
   localparam int unsigned LITEFURY_N = 6;
   localparam int unsigned LITEFURY_AddCuts = 7;
@@ -649,6 +685,8 @@ package ftpu_pkg;
   localparam int unsigned LITEFURY_ClockHz = 125000000;
   localparam int unsigned LITEFURY_VectorUnit = 0;
   localparam int unsigned LITEFURY_LinkBytes = 1;
+  localparam int unsigned LITEFURY_InOrder = 0;
+  localparam int unsigned LITEFURY_ActLanes = 0;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -53,6 +53,8 @@ module ftpu_top #(
   parameter int          InFlight    = ftpu_pkg::DEFAULT_InFlight,
   parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,  // docs/vector.md
   parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes,   // 1 or 4
+  parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,     // docs/core.md, In order
+  parameter int          ActLanes    = ftpu_pkg::DEFAULT_ActLanes,    // 0: one per column
   parameter int unsigned ControlCore = 1,
   parameter              RomInit     = "",    // the firmware ROM image (ControlCore)
   parameter int          RomWords    = 2048,  // 8 KiB boot ROM
@@ -138,7 +140,8 @@ module ftpu_top #(
   ftpu_core #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .InFlight(InFlight),
-    .VectorUnit(VectorUnit), .MaxPayload(MaxPayload)
+    .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes),
+    .MaxPayload(MaxPayload)
   ) u_core (
     .clk_i,
     .rst_ni,
@@ -183,7 +186,7 @@ module ftpu_top #(
     .Rows(N), .Cols(N), .UbVectors(UbVectors), .WeightTiles(WmRows / N),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
     .ClockHz(ClockHz), .RowDelay(RowDelay), .MaxPayload(MaxPayload),
-    .VectorUnit(VectorUnit), .LinkBytes(LinkBytes)
+    .VectorUnit(VectorUnit), .InOrder(InOrder), .LinkBytes(LinkBytes)
   ) u_control (
     .clk_i,
     .rst_ni,

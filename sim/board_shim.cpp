@@ -144,6 +144,7 @@ struct Board : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 		c->in_flight = FTPU_DEV_IN_FLIGHT;
 		c->vector_unit = FTPU_DEV_VECTOR_UNIT;
 		c->link_bytes = FTPU_DEV_LINK_BYTES;
+		c->in_order = FTPU_DEV_IN_ORDER;
 	}
 
 	// The line's pace is the baud rate; nothing to set.

@@ -117,6 +117,7 @@ struct Device : ftpu::Model<FTPU_VCLASS>, ftpu::DeviceIface {
 		c->clock_hz = FTPU_DEV_CLOCK_HZ;
 		c->vector_unit = FTPU_DEV_VECTOR_UNIT;
 		c->link_bytes = FTPU_DEV_LINK_BYTES;
+		c->in_order = FTPU_DEV_IN_ORDER;
 		c->in_flight = FTPU_DEV_IN_FLIGHT;
 	}
 

@@ -278,6 +278,9 @@ struct ftpu_sim *ftpu_sim_open_device_16_t2(const char *trace_path);
 /* 4x4 at the boards' pipeline depth (AddCuts 7, RowDelay 4, InFlight 8),
  * small memories (spec/ftpu.toml's device_4p configuration). */
 struct ftpu_sim *ftpu_sim_open_device_4p(const char *trace_path);
+/* The small profile: the iCEBreaker's 2x2 device, in order, no vector unit,
+ * a byte-wide link (spec/ftpu.toml's device_2s configuration). */
+struct ftpu_sim *ftpu_sim_open_device_2s(const char *trace_path);
 /* The iCEBreaker's top (boards/icebreaker/) behind its pins: bytes cross a
  * 3 Mbaud UART at the board's 24 MHz, the idle is its busy LED; no register
  * port or counters (sim/board_shim.cpp). A 2x2 array, small memories. */
@@ -307,6 +310,7 @@ struct ftpu_sim_device_config {
 	unsigned in_flight; /* MATMULs with results pending */
 	unsigned vector_unit; /* 1: the vector instructions run (docs/vector.md) */
 	unsigned link_bytes;  /* bytes the link moves per cycle (INFO LINK_BYTES) */
+	unsigned in_order;    /* 1: the small profile's dispatch (INFO FEATURES IN_ORDER) */
 };
 
 /* Fills *cfg; false if sim is not a device model. */

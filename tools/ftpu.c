@@ -172,6 +172,7 @@ static int print_info(const char *uri, ftpu_device *dev)
 	printf("  clock           %.1f MHz\n", i.clock_hz / 1e6);
 	printf("  peak            %.1f GMAC/s\n", (double)i.rows * i.cols * i.clock_hz / 1e9);
 	printf("  vector unit     %s\n", i.features & FTPU_FEATURE_VECTOR_UNIT ? "yes" : "no");
+	printf("  dispatch        %s\n", i.features & FTPU_FEATURE_IN_ORDER ? "in order (small profile)" : "overlapped units");
 	printf("  link            %" PRIu32 " byte%s a cycle each way\n", i.link_bytes,
 	       i.link_bytes == 1 ? "" : "s");
 	struct ftpu_fw_info fw;

@@ -16,6 +16,8 @@ module ftpu_arty #(
   parameter int          IqWords     = ftpu_pkg::ARTY_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::ARTY_ClockHz,
   parameter int unsigned VectorUnit  = ftpu_pkg::ARTY_VectorUnit,
+  parameter int unsigned InOrder     = ftpu_pkg::ARTY_InOrder,
+  parameter int          ActLanes    = ftpu_pkg::ARTY_ActLanes,
   parameter int          LinkBytes   = ftpu_pkg::ARTY_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ARTY_Baud
 ) (
@@ -37,7 +39,7 @@ module ftpu_arty #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_i     (clk_100mhz_i),
     .rst_ni    (rst_n),

@@ -20,6 +20,8 @@ module ftpu_litefury #(
   parameter int          IqWords     = ftpu_pkg::LITEFURY_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::LITEFURY_ClockHz,
   parameter int unsigned VectorUnit  = ftpu_pkg::LITEFURY_VectorUnit,
+  parameter int unsigned InOrder     = ftpu_pkg::LITEFURY_InOrder,
+  parameter int          ActLanes    = ftpu_pkg::LITEFURY_ActLanes,
   parameter int          LinkBytes   = ftpu_pkg::LITEFURY_LinkBytes
 ) (
   input  logic       pcie_refclk_p,
@@ -112,7 +114,7 @@ module ftpu_litefury #(
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .LinkBytes(LinkBytes), .InFlight(InFlight),
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .LinkBytes(LinkBytes), .InFlight(InFlight),
     .ControlCore(1), .RomInit("embedded")  // the firmware, in the design
   ) u_device (
     .clk_i       (aclk),

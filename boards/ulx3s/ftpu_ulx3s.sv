@@ -16,6 +16,8 @@ module ftpu_ulx3s #(
   parameter int          IqWords     = ftpu_pkg::ULX3S_IqWords,
   parameter int unsigned ClockHz     = ftpu_pkg::ULX3S_ClockHz,
   parameter int unsigned VectorUnit  = ftpu_pkg::ULX3S_VectorUnit,
+  parameter int unsigned InOrder     = ftpu_pkg::ULX3S_InOrder,
+  parameter int          ActLanes    = ftpu_pkg::ULX3S_ActLanes,
   parameter int          LinkBytes   = ftpu_pkg::ULX3S_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ULX3S_Baud
 ) (
@@ -67,7 +69,7 @@ module ftpu_ulx3s #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_i     (clk),
     .rst_ni    (rst_n),

@@ -115,14 +115,17 @@ struct ftpu_device_info {
 	uint32_t iq_words;        /* receive buffer (instruction queue) words */
 	uint32_t clock_hz;
 	uint32_t max_payload;     /* words per frame */
-	uint32_t features;        /* optional units, FTPU_FEATURE_* masks (INFO
-				   * FEATURES; 0 from a protocol 1.0 device) */
+	uint32_t features;        /* FTPU_FEATURE_* masks (INFO FEATURES; 0 from
+				   * a protocol 1.0 device) */
 	uint32_t link_bytes;      /* bytes the link moves a device cycle each way
 				   * (INFO LINK_BYTES; 1 from a device before 1.2) */
 };
 
-/* ftpu_device_info.features: the vector unit (docs/vector.md) */
+/* ftpu_device_info.features: the vector unit (docs/vector.md); the small
+ * profile's in-order dispatch (docs/core.md: the same results, units do not
+ * overlap, so a step takes longer; nothing for a host to change) */
 #define FTPU_FEATURE_VECTOR_UNIT (1u << 0)
+#define FTPU_FEATURE_IN_ORDER (1u << 1)
 
 int ftpu_get_info(ftpu_device *dev, struct ftpu_device_info *info);
 

@@ -639,6 +639,7 @@ const struct ftpu_transport_ops *const *ftpu__transports(size_t *n)
 /* ftpu.h's masks are the spec's bits. */
 _Static_assert(FTPU_FEATURE_VECTOR_UNIT == 1u << FTPU_FEATURE_VECTOR_UNIT_LSB,
 	       "FTPU_FEATURE_VECTOR_UNIT");
+_Static_assert(FTPU_FEATURE_IN_ORDER == 1u << FTPU_FEATURE_IN_ORDER_LSB, "FTPU_FEATURE_IN_ORDER");
 
 /* Reads INFO into dev->info; also the first credit. */
 static int read_info(ftpu_device *dev)

@@ -3,15 +3,20 @@
 //
 //   UB[u+i] = bf16(relu?(ACC[a+i] + (bias ? BIAS[b] : -0)))   for i < n
 //
-// with N lanes of ftpu_activate (docs/activation.md). The instruction is
-// decoded and range-checked upstream; start_i is taken only while idle.
+// with Lanes lanes of ftpu_activate (docs/activation.md): N by default, a
+// vector per cycle; fewer (a divisor of N, the small profile's one) pass a
+// vector through them in N / Lanes chunks on consecutive cycles, so a vector
+// takes N / Lanes cycles and the unit N / Lanes times fewer adders. The
+// instruction is decoded and range-checked upstream; start_i is taken only
+// while idle.
 //
 // Timing: with BIAS the bias vector is read first (one cycle, its data the
 // next); then one ACC read is requested per cycle. The ACC read port is
 // shared (ftpu_core arbitrates it; the matrix unit has priority), so a
 // request waits for acc_rd_gnt_i; data arrive the cycle after the grant and
-// the lanes' result Latency = popcount(AddCuts) cycles after that, when it
-// is written to UB. The UB write port gives this unit priority, so writes
+// the lanes' result Latency = popcount(AddCuts) cycles after that (after
+// the last chunk's, with fewer lanes), when it is written to UB. With
+// fewer lanes a read is requested at most every N / Lanes cycles. The UB write port gives this unit priority, so writes
 // never wait. busy_o stays high until the last UB write; the unit's ranges
 // (acc_lo_o.., ub_lo_o..) stay valid while busy, for the core's hazard
 // checks.
@@ -20,7 +25,10 @@ module ftpu_activate_unit #(
   parameter int unsigned AddCuts  = 0,
   parameter int          AccAddrW = 12,
   parameter int          UbAddrW  = 12,
-  parameter int          BiasAddrW = 8
+  parameter int          BiasAddrW = 8,
+  parameter int          Lanes    = N,   // a divisor of N
+  localparam int Chunks = N / Lanes,
+  localparam int ChW    = Chunks > 1 ? $clog2(Chunks) : 1
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -70,29 +78,82 @@ module ftpu_activate_unit #(
   logic [N*32-1:0]      bias_q;
   logic [BiasAddrW-1:0] bias_addr_q;
   logic [17:0]          acc_lo_q, acc_hi_q, ub_lo_q, ub_hi_q;
-  logic [Latency:0]     v_q;  // v_q[k]: a vector's data are k cycles into the lanes
-
-  logic rd_fire;
-  if (Latency == 0) begin : g_v_one
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) v_q <= '0;
-      else         v_q <= rd_fire;
-    end
-  end else begin : g_v_chain
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) v_q <= '0;
-      else         v_q <= {v_q[Latency-1:0], rd_fire};
-    end
+  // A chunk of Lanes values enters the lanes in a cycle: chunk 0 as the
+  // ACC data arrive, the others from acc_buf on the cycles after. v_q[k]
+  // and c_q[k]: a chunk entered the lanes k cycles ago, and which one.
+  logic                 arrive_q;   // ACC data arrive this cycle
+  logic                 in_v;
+  logic [ChW-1:0]       in_c;
+  logic [Latency:0]     v_q;
+  logic [ChW-1:0]       c_q [Latency+1];
+  logic                 last_out;   // the last chunk of a vector leaves the lanes
+  logic                 rd_fire;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) arrive_q <= 1'b0;
+    else         arrive_q <= rd_fire;
   end
-  assign acc_rd_req_o = state_q == StRun && rd_left_q != 16'd0;
+  assign v_q[0] = in_v;
+  assign c_q[0] = in_c;
+  for (genvar k = 1; k <= Latency; k++) begin : g_v_chain
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) v_q[k] <= 1'b0;
+      else         v_q[k] <= v_q[k-1];
+    end
+    always_ff @(posedge clk_i) c_q[k] <= c_q[k-1];
+  end
+  assign last_out = v_q[Latency] && c_q[Latency] == ChW'(Chunks - 1);
+
+  logic [N*32-1:0]     acc_src;    // the vector whose chunk enters the lanes
+  logic [Lanes*16-1:0] y;          // the lanes' results (chunk c_q[Latency])
+  logic [N*16-1:0]     ub_data;    // the whole vector, as written to UB
+  logic                read_ok;    // a read's data would not meet a chunk still to feed
+  if (Chunks == 1) begin : g_wide
+    assign in_v    = arrive_q;
+    assign in_c    = '0;
+    assign acc_src = acc_data_i;
+    assign ub_data = y;
+    assign read_ok = 1'b1;
+  end else begin : g_serial
+    logic [N*32-1:0]     acc_buf_q;  // the arrived vector, for chunks 1..
+    logic [ChW-1:0]      next_c_q;   // the chunk after this cycle's
+    logic                feeding_q;  // chunks 1.. still to enter
+    logic [ChW-1:0]      gap_q;      // cycles until a read may be granted
+    logic [(N-Lanes)*16-1:0] y_buf_q;  // results of the vector's earlier chunks
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        feeding_q <= 1'b0;
+        next_c_q  <= '0;
+        gap_q     <= '0;
+      end else begin
+        if (arrive_q) begin
+          feeding_q <= 1'b1;
+          next_c_q  <= ChW'(1);
+        end else if (feeding_q) begin
+          next_c_q <= next_c_q + 1'b1;
+          if (next_c_q == ChW'(Chunks - 1)) feeding_q <= 1'b0;
+        end
+        gap_q <= rd_fire ? ChW'(Chunks - 1) : (gap_q != '0 ? gap_q - 1'b1 : gap_q);
+      end
+    end
+    always_ff @(posedge clk_i) begin
+      if (arrive_q) acc_buf_q <= acc_data_i;
+      if (v_q[Latency] && !last_out) y_buf_q[Lanes*16*c_q[Latency] +: Lanes*16] <= y;
+    end
+    assign in_v    = arrive_q || feeding_q;
+    assign in_c    = arrive_q ? '0 : next_c_q;
+    assign acc_src = arrive_q ? acc_data_i : acc_buf_q;
+    // the last chunk's results straight from the lanes, the others held
+    assign ub_data = {y, y_buf_q};
+    assign read_ok = gap_q == '0;
+  end
+  assign acc_rd_req_o = state_q == StRun && rd_left_q != 16'd0 && read_ok;
   assign rd_fire      = acc_rd_req_o && acc_rd_gnt_i;
 
-  logic [N*16-1:0] y;
-  for (genvar l = 0; l < N; l++) begin : g_lane
+  for (genvar l = 0; l < Lanes; l++) begin : g_lane
     ftpu_activate #(.AddCuts(AddCuts)) u_lane (
       .clk_i,
-      .acc_i (acc_data_i[32*l +: 32]),
-      .bias_i(bias_q[32*l +: 32]),
+      .acc_i (acc_src[32*(Lanes*in_c + l) +: 32]),
+      .bias_i(bias_q[32*(Lanes*in_c + l) +: 32]),
       .relu_i(relu_q),
       .y_o   (y[16*l +: 16])
     );
@@ -151,7 +212,7 @@ module ftpu_activate_unit #(
           rd_addr_d = rd_addr_q + 1'b1;
           rd_left_d = rd_left_q - 16'd1;
         end
-        if (v_q[Latency]) begin
+        if (last_out) begin
           wr_addr_d = wr_addr_q + 1'b1;
           wr_left_d = wr_left_q - 16'd1;
           if (wr_left_q == 16'd1) state_d = StIdle;
@@ -199,7 +260,7 @@ module ftpu_activate_unit #(
   assign bias_rd_o     = state_q == StBiasRd;
   assign bias_addr_o   = bias_addr_q;
   assign acc_rd_addr_o = rd_addr_q;
-  assign ub_wr_o       = v_q[Latency];
+  assign ub_wr_o       = last_out;
   assign ub_wr_addr_o  = wr_addr_q;
-  assign ub_wr_data_o  = y;
+  assign ub_wr_data_o  = ub_data;
 endmodule

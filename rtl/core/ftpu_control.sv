@@ -49,6 +49,7 @@ module ftpu_control #(
   parameter int unsigned RowDelay    = 1,
   parameter int unsigned MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
   parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,  // INFO FEATURES
+  parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,     // INFO FEATURES
   parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes    // INFO LINK_BYTES
 ) (
   input  logic        clk_i,
@@ -94,7 +95,8 @@ module ftpu_control #(
   // docs/protocol.md §7 (ops, status codes, response words): ftpu_pkg
   localparam logic [31:0] Version = {16'(ftpu_pkg::LINK_VERSION_MAJOR),
                                      16'(ftpu_pkg::LINK_VERSION_MINOR)};
-  localparam logic [31:0] Features = 32'(VectorUnit != 0) << ftpu_pkg::FEATURE_VECTOR_UNIT_LSB;
+  localparam logic [31:0] Features = 32'(VectorUnit != 0) << ftpu_pkg::FEATURE_VECTOR_UNIT_LSB |
+                                     32'(InOrder != 0) << ftpu_pkg::FEATURE_IN_ORDER_LSB;
   localparam logic [63:0] MacsPerVector = 64'(Rows) * 64'(Cols);
   localparam int InfoKeys    = ftpu_pkg::LINK_INFO_MAX;      // keys 1..InfoKeys
   localparam int StatusWords = ftpu_pkg::LINK_STATUS_COUNT;

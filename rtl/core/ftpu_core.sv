@@ -31,6 +31,8 @@ module ftpu_core #(
   parameter int          BiasVectors = ftpu_pkg::DEFAULT_BiasVectors,
   parameter int          InFlight    = ftpu_pkg::DEFAULT_InFlight,
   parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,
+  parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,
+  parameter int          ActLanes    = ftpu_pkg::DEFAULT_ActLanes,  // 0: N
   parameter int          MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
   localparam int UbAw   = $clog2(UbVectors),
   localparam int WmAw   = $clog2(WmRows),
@@ -156,7 +158,8 @@ module ftpu_core #(
   logic [N*16-1:0]   act_ub_data;
 
   ftpu_activate_unit #(
-    .N(N), .AddCuts(AddCuts), .AccAddrW(AccAw), .UbAddrW(UbAw), .BiasAddrW(BiasAw)
+    .N(N), .AddCuts(AddCuts), .AccAddrW(AccAw), .UbAddrW(UbAw), .BiasAddrW(BiasAw),
+    .Lanes(ActLanes == 0 ? N : ActLanes)
   ) u_activate (
     .clk_i,
     .rst_ni,
@@ -311,7 +314,8 @@ module ftpu_core #(
     .fault_o    (fault)
   );
 
-  ftpu_core_hazards #(.InFlight(InFlight), .Rows(N), .VectorUnit(VectorUnit)) u_hazards (
+  ftpu_core_hazards #(.InFlight(InFlight), .Rows(N), .VectorUnit(VectorUnit), .InOrder(InOrder))
+      u_hazards (
     .clk_i,
     .rst_ni,
     .op_i        (op),

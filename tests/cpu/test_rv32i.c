@@ -204,7 +204,7 @@ static void fw_path(char *path, size_t n, const char *file)
 static void set_device_regs(void)
 {
 	const struct ftpu_ref_device_config *c = &ref_cfg;
-	const uint32_t info[] = {0x00010004u,
+	const uint32_t info[] = {0x00010005u,
 				 c->n,
 				 c->n,
 				 c->ub_vectors,

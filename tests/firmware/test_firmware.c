@@ -59,7 +59,7 @@ struct fx {
 /* The registers of the C model's default device, idle (docs/registers.md). */
 static void set_regs(const struct ftpu_ref_device_config *c)
 {
-	const uint32_t info[] = {0x00010004u,
+	const uint32_t info[] = {0x00010005u,
 				 c->n,
 				 c->n,
 				 c->ub_vectors,

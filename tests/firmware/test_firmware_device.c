@@ -195,7 +195,7 @@ static void test_firmware_device_answers(void **state)
 	uint32_t v;
 	assert_int_equal(
 		ftpu_link_info_get(rsp, 28, FTPU_LINK_INFO_VERSION, &v), 0);
-	assert_int_equal(v, 0x00010004);
+	assert_int_equal(v, 0x00010005);
 	assert_int_equal(
 		ftpu_link_info_get(rsp, 28, FTPU_LINK_INFO_FEATURES, &v), 0);
 	assert_int_equal(v, c->vector_unit ? 1u : 0u);

@@ -88,7 +88,7 @@ static void test_uris(void **state)
 		assert_int_equal(ftpu_open(good[i], &dev), FTPU_OK);
 		assert_int_equal(ftpu_get_info(dev, &info), FTPU_OK);
 		assert_int_equal(info.rows, strstr(good[i], "rows=4") ? 4 : 16);
-		assert_int_equal(info.protocol, 0x00010004);
+		assert_int_equal(info.protocol, 0x00010005);
 		assert_int_equal(info.features, 1u); /* VECTOR_UNIT on sim and ref */
 		assert_int_equal(info.max_payload, 4096);
 		assert_string_equal(info.transport, good[i][0] == 'r' ? "ref" : "sim");
@@ -103,7 +103,7 @@ static void test_uris(void **state)
 	assert_int_equal(ftpu_reset(NULL), FTPU_ERR_INVALID);
 	ftpu_close(dev);
 	assert_true(ftpu_version() == FTPU_VERSION);
-	assert_true(ftpu_protocol_version() == 0x00010004);
+	assert_true(ftpu_protocol_version() == 0x00010005);
 }
 
 struct uri_list {

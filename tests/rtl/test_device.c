@@ -7,9 +7,11 @@
  * ERROR frames, with the credit field, the acknowledged seq and the time
  * counters masked. GEMM results are also checked against ftpu_ref_gemm.
  *
- * Two models (mk/models.mk): device_16, the simulated device (16x16,
- * RowDelay 1, the C model's default sizes), and device_4p, a 4x4 array at
- * the boards' pipeline depth (RowDelay 4) with small memories.
+ * Three models (mk/models.mk): device_16, the simulated device (16x16,
+ * RowDelay 1, the C model's default sizes); device_4p, a 4x4 array at
+ * the boards' pipeline depth (RowDelay 4) with small memories; device_2s,
+ * the small profile (the iCEBreaker's 2x2 device: in order, no vector
+ * unit, a byte-wide link).
  *
  * Covered: the CONTROL ops and the register port; every instruction alone;
  * tiled GEMMs of random shapes (ragged, K and N beyond the array, M up to a
@@ -43,9 +45,10 @@ struct fixture {
 /* ---- fixture ----------------------------------------------------------------- */
 
 #ifdef DH_NO_SIM
-/* spec/ftpu.toml's device_16 and device_4p, as the models are built. */
+/* spec/ftpu.toml's device_16, device_4p and device_2s, as the models are built. */
 static const struct ftpu_ref_device_config cfg_16 = FTPU_REF_DEVICE_SPEC_CONFIG(DEVICE_16);
 static const struct ftpu_ref_device_config cfg_4p = FTPU_REF_DEVICE_SPEC_CONFIG(DEVICE_4P);
+static const struct ftpu_ref_device_config cfg_2s = FTPU_REF_DEVICE_SPEC_CONFIG(DEVICE_2S);
 #endif
 
 static int setup_model(void **state, const char *name,
@@ -56,11 +59,12 @@ static int setup_model(void **state, const char *name,
 #endif
 )
 {
-	static struct fixture fxs[2];
-	struct fixture *fx = &fxs[name[0] == '4'];
+	static struct fixture fxs[3];
+	unsigned which = name[0] == '4' ? 1 : name[0] == '2' ? 2 : 0;
+	struct fixture *fx = &fxs[which];
 	memset(fx, 0, sizeof(*fx));
 	fx->name = name;
-	fx->rng.s = ftpu_test_seed() ^ (name[0] == '4' ? 0x4444 : 0x1616);
+	fx->rng.s = ftpu_test_seed() ^ (uint32_t[]){ 0x1616, 0x4444, 0x2222 }[which];
 	fx->tag = 0x100;
 #ifndef DH_NO_SIM
 	char path[512];
@@ -98,10 +102,20 @@ static int setup_4p(void **state)
 #endif
 }
 
+static int setup_2s(void **state)
+{
+#ifndef DH_NO_SIM
+	return setup_model(state, "2s", ftpu_sim_open_device_2s);
+#else
+	return setup_model(state, "2s (C model only)", &cfg_2s);
+#endif
+}
+
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	dh_host_close(&fx->h);
+	if (fx) /* NULL when the setup failed */
+		dh_host_close(&fx->h);
 	return 0;
 }
 
@@ -330,7 +344,7 @@ static void test_device_control_ops(void **state)
 	assert_int_equal(ftpu_link_info_get(info->payload, info->len, FTPU_LINK_INFO_IQ_WORDS, &v), 0);
 	assert_int_equal(v, c->rx_words);
 	assert_int_equal(ftpu_link_info_get(info->payload, info->len, FTPU_LINK_INFO_FEATURES, &v), 0);
-	assert_int_equal(v, c->vector_unit ? 1u : 0u);
+	assert_int_equal(v, (c->vector_unit ? 1u : 0u) | (c->in_order ? 2u : 0u));
 	assert_int_equal(ftpu_link_info_get(info->payload, info->len, FTPU_LINK_INFO_LINK_BYTES, &v), 0);
 	assert_int_equal(v, c->link_bytes);
 	dh_host_clear(&fx->h);
@@ -378,11 +392,11 @@ static void test_device_registers(void **state)
 		unsigned addr;
 		uint32_t want;
 	} regs[] = {
-		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010004 }, { 0x02, c->n }, { 0x03, c->n },
+		{ 0x00, FTPU_LINK_SYNC }, { 0x01, 0x00010005 }, { 0x02, c->n }, { 0x03, c->n },
 		{ 0x04, c->ub_vectors }, { 0x05, c->wm_rows / c->n }, { 0x06, c->acc_vectors },
 		{ 0x07, c->bias_vectors }, { 0x08, c->rx_words }, { 0x09, c->clock_hz },
 		{ 0x0A, c->row_delay }, { 0x0B, FTPU_LINK_MAX_PAYLOAD },
-		{ 0x0C, c->vector_unit ? 1u : 0u }, { 0x0D, c->link_bytes },
+		{ 0x0C, (c->vector_unit ? 1u : 0u) | (c->in_order ? 2u : 0u) }, { 0x0D, c->link_bytes },
 		{ 0x10, FTPU_LINK_STATE_IDLE }, { 0x11, c->rx_words }, { 0x12, 0 },
 		{ 0x3F, 0 }, { 0xFE, 0 },
 	};
@@ -561,6 +575,8 @@ static void test_device_host_read_u8(void **state)
 {
 	struct fixture *fx = *state;
 	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	if (!c->vector_unit) /* U8 is then an OPCODE fault (test_device_faults) */
+		skip();
 	const size_t N = c->n, wpv = (N + 3) / 4;
 	struct dh_prog p = { 0 };
 	uint8_t px[300 * 16];
@@ -679,6 +695,8 @@ static void test_device_host_read_also_wm(void **state)
 {
 	struct fixture *fx = *state;
 	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	if (!c->vector_unit) /* ALSO_WM is then an OPCODE fault (test_device_faults) */
+		skip();
 	const uint32_t N = c->n, wpv8 = (N + 3) / 4;
 	static uint16_t t[3][256 * 256];
 	static uint8_t px[256 * 256];
@@ -831,6 +849,79 @@ static void test_device_activate(void **state)
 			uint32_t bv = mode & FTPU_ACTIVATE_BIAS ? bias[i % N] : 0x80000000u;
 			assert_int_equal(got, ftpu_ref_activate(acc[i], bv, mode & FTPU_ACTIVATE_RELU));
 		}
+		dh_words_free(&w);
+		dh_prog_free(&p);
+	}
+}
+
+/*
+ * Two layers in one program without SYNCs, so that every instruction
+ * depends on the one before it: what an overlapped device's scoreboard or
+ * the small profile's in-order dispatch must hold back.
+ *   MATMUL   X T1        -> ACC A    (X in UB 0)
+ *   ACTIVATE A + b, ReLU -> UB U1    waits for A's rows
+ *   MATMUL   U1 T2       -> ACC B    waits for ACTIVATE's UB rows
+ *   HOST_READ Y          -> UB U1    waits for that MATMUL's UB reads
+ *   ACTIVATE B           -> UB U2    waits for B's rows
+ *   MATMUL   U1 T2       -> ACC A    Y T2, over rows ACTIVATE read
+ * The results are recomputed here from the reference GEMM and activation,
+ * and both devices must agree on everything.
+ */
+static void test_device_dependent_chain(void **state)
+{
+	struct fixture *fx = *state;
+	const size_t N = N_of(fx);
+	static uint16_t X[160 * 16], Y[160 * 16], T1[16 * 16], T2[16 * 16], H[160 * 16];
+	static uint32_t bias[16], C[160 * 16];
+	assert_true(N <= 16);
+	for (int round = 0; round < 3; round++) {
+		const uint32_t m = (uint32_t)(6 * N + rng_below(&fx->rng, (uint32_t)(4 * N)));
+		const uint32_t A = 3, B = A + m, U1 = m, U2 = 2 * m;
+		for (size_t i = 0; i < m * N; i++) {
+			X[i] = rng_bf16_operand(&fx->rng, 0);
+			Y[i] = rng_bf16_operand(&fx->rng, 0);
+		}
+		for (size_t i = 0; i < N * N; i++) {
+			T1[i] = rng_bf16_operand(&fx->rng, 0);
+			T2[i] = rng_bf16_operand(&fx->rng, 0);
+		}
+		for (size_t i = 0; i < N; i++)
+			bias[i] = (uint32_t)rng_bf16_operand(&fx->rng, 0) << 16;
+		struct dh_prog p = { 0 };
+		dh_prog_read_bf16(&p, FTPU_MEM_WM, 0, T1, N, N);
+		dh_prog_read_bf16(&p, FTPU_MEM_WM, (uint32_t)N, T2, N, N);
+		dh_prog_read_f32(&p, FTPU_MEM_BIAS, 1, bias, 1, N);
+		dh_prog_read_bf16(&p, FTPU_MEM_UB, 0, X, m, N);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, 0, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, 0, A);
+		dh_prog_instr(&p, FTPU_OP_ACTIVATE, FTPU_ACTIVATE_BIAS | FTPU_ACTIVATE_RELU, m, A,
+			      U1 | 1u << 16);
+		dh_prog_instr(&p, FTPU_OP_LOAD_WEIGHTS, 0, 1, (uint32_t)N, 0);
+		dh_prog_matmul(&p, N, FTPU_MATMUL_SWAP, m, U1, B);
+		dh_prog_read_bf16(&p, FTPU_MEM_UB, U1, Y, m, N);
+		dh_prog_instr(&p, FTPU_OP_ACTIVATE, 0, m, B, U2);
+		dh_prog_matmul(&p, N, 0, m, U1, A);
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_UB, m, U2, 0);
+		dh_prog_instr(&p, FTPU_OP_HOST_WRITE, FTPU_MEM_ACC, m, A, 0);
+		sync_instr(fx, &p);
+		dh_host_clear(&fx->h);
+		send(fx, &p, 1 + rng_below(&fx->rng, 600));
+		settle_compare(fx);
+
+		/* layer 1, layer 2, then Y T2 */
+		ftpu_ref_gemm(m, N, N, X, N, T1, N, C, N, false);
+		for (size_t i = 0; i < m * N; i++)
+			H[i] = ftpu_ref_activate(C[i], bias[i % N], true);
+		ftpu_ref_gemm(m, N, N, H, N, T2, N, C, N, false);
+		struct dh_words w = { 0 };
+		dh_dev_data_words(dut(fx), &w);
+		assert_int_equal(w.n, (size_t)m * N / 2 + (size_t)m * N);
+		for (size_t i = 0; i < m * N; i++) {
+			uint16_t got = (uint16_t)(w.w[i / 2] >> (16 * (i % 2)));
+			assert_int_equal(got, ftpu_ref_activate(C[i], 0x80000000u, false));
+		}
+		ftpu_ref_gemm(m, N, N, Y, N, T2, N, C, N, false);
+		assert_memory_equal(w.w + m * N / 2, C, (size_t)m * N * 4);
 		dh_words_free(&w);
 		dh_prog_free(&p);
 	}
@@ -1123,7 +1214,13 @@ static size_t fault_cases(const struct ftpu_ref_device_config *c, struct fault_c
 		{ "HOST_READ ALSO_WM last rows", FTPU_OP_HOST_READ, FTPU_HOST_READ_ALSO_WM, 1, UB - 1, WM - 1, 0 },
 	};
 	memcpy(fc, all, sizeof(all));
-	return sizeof(all) / sizeof(all[0]);
+	const size_t n = sizeof(all) / sizeof(all[0]);
+	/* without the vector unit U8 and ALSO_WM are OPCODE faults, checked first */
+	for (size_t i = 0; i < n && !c->vector_unit; i++)
+		if (fc[i].op == FTPU_OP_HOST_READ &&
+		    (fc[i].flags & (FTPU_HOST_READ_U8 | FTPU_HOST_READ_ALSO_WM)))
+			fc[i].code = FTPU_FAULT_OPCODE;
+	return n;
 }
 
 /*
@@ -1776,6 +1873,7 @@ int main(void)
 		T(test_device_weights_and_bias),
 		T(test_device_matmul),
 		T(test_device_activate),
+		T(test_device_dependent_chain),
 		T(test_device_sync),
 		T(test_device_gemm_shapes),
 		T(test_device_gemm_random),
@@ -1797,5 +1895,7 @@ int main(void)
 						 setup_16, teardown);
 	failed += cmocka_run_group_tests_name("device_4p (4x4, RowDelay 4, small memories)",
 					      tests, setup_4p, teardown);
+	failed += cmocka_run_group_tests_name("device_2s (the small profile: 2x2, in order)",
+					      tests, setup_2s, teardown);
 	return failed;
 }
