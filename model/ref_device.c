@@ -663,7 +663,7 @@ int ftpu_ref_device_open(const struct ftpu_ref_device_config *cfg,
 	    cfg->wm_rows < cfg->n || cfg->wm_rows > 4 * MAX_VECTORS ||
 	    !cfg->acc_vectors || cfg->acc_vectors > MAX_VECTORS ||
 	    !cfg->bias_vectors || cfg->bias_vectors > MAX_VECTORS ||
-	    cfg->rx_words < FTPU_LINK_MAX_PAYLOAD)
+	    cfg->rx_words < 2 + FTPU_ISA_WORDS) /* a PROGRAM frame of one instruction */
 		return FTPU_PROTO_ERR_INVALID;
 	d = calloc(1, sizeof(*d));
 	if (!d)

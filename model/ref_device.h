@@ -59,11 +59,12 @@ void ftpu_ref_device_default_config(struct ftpu_ref_device_config *cfg);
 /*
  * Creates a device in its reset state. Returns FTPU_OK, FTPU_ERR_INVALID for
  * NULL arguments, n outside 2..256 or n odd, a zero or oversized memory
- * (more than 65536 vectors) or rx_words below FTPU_LINK_MAX_PAYLOAD;
- * FTPU_ERR_NOMEM when allocation fails. A PROGRAM frame of len L needs
- * L + 2 of the rx_words (docs/protocol.md §6): below FTPU_LINK_MAX_PAYLOAD
- * + 2 the longest PROGRAM frames are refused with OVERFLOW, as a device with
- * that buffer would refuse them.
+ * (more than 65536 vectors) or rx_words too small for a PROGRAM frame of
+ * one instruction; FTPU_ERR_NOMEM when allocation fails. A PROGRAM frame of
+ * len L needs L + 2 of the rx_words (docs/protocol.md §6): below
+ * FTPU_LINK_MAX_PAYLOAD + 2 the longest PROGRAM frames are refused with
+ * OVERFLOW, as a device with that buffer (the boards' 1024 words) refuses
+ * them.
  */
 int ftpu_ref_device_open(const struct ftpu_ref_device_config *cfg,
 			 struct ftpu_ref_device **out);

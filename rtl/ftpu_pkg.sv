@@ -618,7 +618,7 @@ package ftpu_pkg;
   localparam int unsigned TANGNANO20K_InOrder = 1;
   localparam int unsigned TANGNANO20K_ActLanes = 1;
   localparam int unsigned TANGNANO20K_Baud = 3000000;
-  localparam int unsigned ULX3S_N = 4;
+  localparam int unsigned ULX3S_N = 8;
   localparam int unsigned ULX3S_AddCuts = 7;
   localparam int unsigned ULX3S_InFlight = 8;
   localparam int unsigned ULX3S_UbVectors = 4096;

@@ -2,7 +2,7 @@
 # The board comes with four sizes of ECP5; each is a board of its own here
 # (its own estimate, bitstream and build/boards/<board>/), all built from
 # this folder's top and pins at 33.3 MHz:
-#   ulx3s      LFE5U-85F  4x4   spec/ftpu.toml [device.ulx3s]
+#   ulx3s      LFE5U-85F  8x8   spec/ftpu.toml [device.ulx3s]
 #   ulx3s_45f  LFE5U-45F  4x4   [device.ulx3s_45f] (half the weight memory)
 #   ulx3s_25f  LFE5U-25F  2x2   [device.ulx3s_25f]
 #   ulx3s_12f  LFE5U-12F  2x2   the 25F's design and netlist (one die)
@@ -24,7 +24,8 @@ $(1)_FREQ := $$(ULX3S_FREQ)
 $(1)_LOADER := ulx3s
 endef
 
-# 33.3 MHz from the PLL: at 50 MHz nextpnr routes the 4x4 device at 37.7.
+# 33.3 MHz from the PLL: at 50 MHz nextpnr routed the 4x4 device at 37.7
+# MHz; the 8x8 device reaches 35.9 (docs/boards.md).
 ULX3S_FREQ := 33.33
 # LUT4 (as many flip-flops), MULT18X18D, DP16KD of each die, as nextpnr
 # counts them (its report's "available").

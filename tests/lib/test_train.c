@@ -458,7 +458,7 @@ static void test_mirror_demo_shape(void **state)
 	against_mirror(&c, ftpu_test_full() ? 3 : 1, 14);
 }
 
-/* A board's configuration (ref:board=ulx3s: a 4x4 array, small memories,
+/* A board's configuration (ref:board=ulx3s: an 8x8 array, small memories,
  * no vector unit): the default placement keeps the state on the host and
  * trains as the mirror padded to that array; the device alone refuses. */
 static void test_board_keeps_state_on_host(void **state)

@@ -438,7 +438,8 @@ static void test_ref_device_overflow_boundary(void **state)
 {
 	struct host *h = *state;
 	struct ftpu_ref_device *dev = h->dev;
-	static const uint32_t rx_words[] = {FTPU_LINK_MAX_PAYLOAD,
+	/* the boards' 1024 words, and around the largest frame */
+	static const uint32_t rx_words[] = {1024, FTPU_LINK_MAX_PAYLOAD,
 					    FTPU_LINK_MAX_PAYLOAD + 1,
 					    FTPU_LINK_MAX_PAYLOAD + 2};
 	uint32_t *p = calloc(FTPU_LINK_MAX_PAYLOAD, sizeof(uint32_t));
@@ -446,7 +447,7 @@ static void test_ref_device_overflow_boundary(void **state)
 	struct ftpu_ref_device *small;
 
 	assert_non_null(p);
-	cfg.rx_words = FTPU_LINK_MAX_PAYLOAD - 1;
+	cfg.rx_words = 2 + FTPU_ISA_WORDS - 1; /* no room for one instruction */
 	assert_int_equal(ftpu_ref_device_open(&cfg, &small), FTPU_ERR_INVALID);
 	for (size_t i = 0; i < sizeof(rx_words) / sizeof(rx_words[0]); i++) {
 		uint32_t r = rx_words[i];

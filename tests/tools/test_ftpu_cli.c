@@ -199,6 +199,7 @@ static void test_version(void **state)
 	assert_non_null(strstr(out, "  vector unit     yes\n"));
 	/* and the simulated device's word port (INFO LINK_BYTES) */
 	assert_non_null(strstr(out, "  link            4 bytes a cycle each way\n"));
+	assert_non_null(strstr(out, "  dispatch        overlapped units\n"));
 	unsigned major, minor;
 	assert_int_equal(sscanf(strstr(out, "  protocol        "), "  protocol %u.%u", &major,
 				&minor), 2);
@@ -208,6 +209,8 @@ static void test_version(void **state)
 	assert_string_equal(out, want);
 	expect("version", 0, want);
 	assert_string_equal(out, want);
+	/* the iCEBreaker's configuration is the small profile (INFO FEATURES IN_ORDER) */
+	expect("info ref:board=icebreaker", 0, "  dispatch        in order (small profile)\n");
 	expect("version extra", 2, "unexpected argument 'extra'");
 	expect("--help", 0, "--version");
 }
