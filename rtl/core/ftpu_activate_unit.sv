@@ -16,10 +16,10 @@
 // request waits for acc_rd_gnt_i; data arrive the cycle after the grant and
 // the lanes' result Latency = popcount(AddCuts) cycles after that (after
 // the last chunk's, with fewer lanes), when it is written to UB. With
-// fewer lanes a read is requested at most every N / Lanes cycles. The UB write port gives this unit priority, so writes
-// never wait. busy_o stays high until the last UB write; the unit's ranges
-// (acc_lo_o.., ub_lo_o..) stay valid while busy, for the core's hazard
-// checks.
+// fewer lanes a read is requested at most every N / Lanes cycles. The UB
+// write port gives this unit priority, so writes never wait. busy_o stays
+// high until the last UB write; the unit's ranges (acc_lo_o.., ub_lo_o..)
+// stay valid while busy, for the core's hazard checks.
 module ftpu_activate_unit #(
   parameter int          N        = 16,
   parameter int unsigned AddCuts  = 0,
