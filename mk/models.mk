@@ -180,7 +180,8 @@ $(eval $(call device_model,device_16))
 $(eval $(call device_model,device_4p))
 $(eval $(call device_model,device_2s))
 $(eval $(call device_model,device_16_t2,device_16,2))
-MODELS += device_16 device_4p device_2s device_16_t2
+DEVICE_MODELS := device_16 device_4p device_2s device_16_t2
+MODELS += $(DEVICE_MODELS)
 
 # More models, one file per area (PHYs, boards, the control core): each adds
 # to MODELS and names the models its tests link.

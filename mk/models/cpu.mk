@@ -106,7 +106,7 @@ $(FW_ROM_SVH): $(FW_ROM_HEX) scripts/fw/hex2svh.sh
 	@bash scripts/fw/hex2svh.sh $< $@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 # (Spelled out: model_lib is defined after this file is read.)
-$(foreach m,device_16 device_4p device_16_t2,$(SIM_DIR)/$(m)/V$(m)__ALL.a): $(FW_ROM_SVH)
+$(foreach m,$(DEVICE_MODELS),$(SIM_DIR)/$(m)/V$(m)__ALL.a): $(FW_ROM_SVH)
 
 # The RTL test loads the programs and the firmware at run time.
 $(BUILD)/tests/cpu/test_rv32i: $(CPU_TEST_HEX) $(FW_IMAGES)
