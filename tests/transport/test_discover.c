@@ -243,7 +243,7 @@ static void test_discover_ftpu_list(void **state)
 	l = line_of(out, uri);
 	assert_non_null(strstr(l, " uart "));
 	assert_non_null(strstr(l, "4x4"));
-	assert_non_null(strstr(l, "1.4"));
+	assert_non_null(strstr(l, "1.5"));
 	snprintf(uri, sizeof(uri), "xdma:%s/xdma0", d->dir);
 	l = line_of(out, uri);
 	assert_non_null(strstr(l, " xdma "));
