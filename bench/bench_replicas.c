@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bench_replicas.c - data-parallel training of the demo's MLP (784-128
- * ReLU-10, Adam, pixels as bytes) on 1 and 2 replicas of a device kind,
- * 128 samples a replica (the global batch 128 x replicas, as TPUStrategy
- * scales it): samples a second of wall time (the median step), and replica
- * 0's device cycles and link bytes in that step (its counters). The last
- * column is samples/s against one device at batch 128, measured
- * in the same run. One replica is ftpu_train_step_u8 (the whole step in
- * one device program pair); two are ftpu_replicas_step_u8 (the gradient
- * out, the sum in, the update: docs/training.md, Replicas).
+ * bench_replicas.c - training the demo's MLP (784-128 ReLU-10, Adam,
+ * pixels as bytes) on 1 and 2 replicas of a device kind, 128 samples a
+ * replica (the global batch 128 x replicas, as TPUStrategy scales it):
+ * samples a second of wall time (the median step), and replica 0's device
+ * cycles and link bytes in that step (its counters). The last column is
+ * samples/s against one device at batch 128, measured in the same run.
+ * One replica is ftpu_train_step_u8 (the whole step in one device program
+ * pair); two are ftpu_replicas_step_u8, split by batch (the gradient out,
+ * the sum in, the update) and split by units (each replica half the
+ * hidden units and the whole batch; only the logits cross the link):
+ * docs/training.md, Replicas.
  *
  * Usage: bench_replicas [STEPS] [KIND...]   (default: 3 steps; ref and sim)
  */
@@ -51,7 +53,8 @@ struct result {
 };
 
 /* steps steps on n replicas of kind; the median step. */
-static struct result measure(const char *kind, size_t n, unsigned steps)
+static struct result measure(const char *kind, size_t n, enum ftpu_replicas_split split,
+			     unsigned steps)
 {
 	static const size_t widths[] = { IN, HID, OUT };
 	const size_t batch = PER_REPLICA * n;
@@ -63,10 +66,10 @@ static struct result measure(const char *kind, size_t n, unsigned steps)
 	};
 	const char *uris[2] = { kind, kind };
 	ftpu_replicas *r = NULL;
-	int ret = ftpu_replicas_open(uris, n, &c, &r);
+	int ret = ftpu_replicas_open_split(uris, n, &c, split, &r);
 	if (ret)
 		die(kind, ret);
-	size_t flat = ftpu_train_size(ftpu_replicas_trainer(r, 0));
+	size_t flat = (IN + 1) * HID + (HID + 1) * OUT;
 	float *p = malloc(flat * sizeof(float));
 	uint8_t *x = malloc(batch * IN), *y = malloc(batch);
 	double *secs = malloc(steps * sizeof(double));
@@ -117,20 +120,26 @@ int main(int argc, char **argv)
 	int nk = argc > 2 ? argc - 2 : 2;
 	if (!steps)
 		steps = 1;
-	printf("| device | replicas | global batch | step (median of %u) | cycles a replica | link in / out a replica | samples/s | vs 1 device |\n",
+	printf("| device | replicas | split | global batch | step (median of %u) | cycles a replica | link in / out a replica | samples/s | vs 1 device |\n",
 	       steps);
-	printf("|---|---|---|---|---|---|---|---|\n");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
+	static const struct { size_t n; enum ftpu_replicas_split split; const char *name; } runs[] = {
+		{ 1, FTPU_REPLICAS_SPLIT_BATCH, "—" },
+		{ 2, FTPU_REPLICAS_SPLIT_BATCH, "batch" },
+		{ 2, FTPU_REPLICAS_SPLIT_UNITS, "units" },
+	};
 	for (int k = 0; k < nk; k++) {
 		double base = 0;
-		for (size_t n = 1; n <= 2; n++) {
-			struct result m = measure(kinds[k], n, steps);
+		for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+			const size_t n = runs[i].n;
+			struct result m = measure(kinds[k], n, runs[i].split, steps);
 			double sps = (double)(PER_REPLICA * n) / m.seconds;
 			if (n == 1)
 				base = sps;
-			printf("| %s | %zu | %zu | %.3f s | %.0f k | %.1f / %.1f KB | %.1f | %.2f× |\n",
-			       kinds[k], n, PER_REPLICA * n, m.seconds, (double)m.st.cycles / 1e3,
-			       (double)m.st.bytes_in / 1e3, (double)m.st.bytes_out / 1e3, sps,
-			       sps / base);
+			printf("| %s | %zu | %s | %zu | %.3f s | %.0f k | %.1f / %.1f KB | %.1f | %.2f× |\n",
+			       kinds[k], n, runs[i].name, PER_REPLICA * n, m.seconds,
+			       (double)m.st.cycles / 1e3, (double)m.st.bytes_in / 1e3,
+			       (double)m.st.bytes_out / 1e3, sps, sps / base);
 			fflush(stdout);
 		}
 	}

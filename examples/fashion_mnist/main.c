@@ -92,7 +92,7 @@ static const char *const class_names[IDX_CLASSES] = {
 };
 
 struct options {
-	const char *backend, *data, *out, *save, *eval, *mode;
+	const char *backend, *data, *out, *save, *eval, *mode, *split;
 	const char *checkpoint, *resume;
 	char *replicas_arg;       /* --replicas, split at its commas */
 	const char *replicas_list; /* --replicas as given */
@@ -150,6 +150,10 @@ static void usage(FILE *f)
 "                    boards), a thread each: --batch samples each, the\n"
 "                    gradients summed before every update (docs/demo.md);\n"
 "                    under mpirun -np N each rank is a replica on --backend\n"
+"  --split batch|units  how --replicas share a step: batch (the default)\n"
+"                    splits the samples and sums the gradients; units gives\n"
+"                    each device the whole global batch through its share of the\n"
+"                    hidden units, so only the logits cross the links\n"
 "  --eval FILE       no training: load weights, report the test accuracy and\n"
 "                    the confusion matrix\n"
 "  --help            this text\n"
@@ -226,7 +230,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			"--subset",  "--test-subset", "--data",	 "--out",
 			"--save",    "--eval",	      "--mode",	 "--threads",
 			"--checkpoint", "--checkpoint-every", "--resume",
-			"--max-steps", "--replicas",
+			"--max-steps", "--replicas", "--split",
 		};
 		bool ok = false;
 		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
@@ -274,6 +278,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 				error("--replicas: a comma-separated list of device URIs");
 				return -1;
 			}
+		} else if (!strcmp(flag, "--split")) {
+			if (strcmp(val, "batch") && strcmp(val, "units")) {
+				error("--split: '%s' is not batch or units", val);
+				return -1;
+			}
+			o->split = val;
 		} else if (!strcmp(flag, "--mode")) {
 			if (strcmp(val, "device") && strcmp(val, "gemm")) {
 				error("--mode: '%s' is not device or gemm", val);
@@ -341,6 +351,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			  (o->mode && strcmp(o->mode, "device")) || o->eval)) {
 		error("--replicas names the devices and trains on them: it takes no "
 		      "--backend, --threads, --mode gemm or --eval");
+		return -1;
+	}
+	if (o->split && !o->n_uris) {
+		error("--split: how --replicas share the work (MPI ranks split the batch)");
 		return -1;
 	}
 	if (o->checkpoint_every && !o->checkpoint) {
@@ -521,8 +535,9 @@ static const char *backend_desc(const struct mlp_backend *be)
 					     : "the C model of the device",
 			 be->threads > 1 ? " on 2 threads" : "", be->rows, be->cols);
 	if (be->replicas > 1 && n > 0 && (size_t)n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - (size_t)n, ", %zu replicas (%s)", be->replicas,
-			 be->coll ? "MPI ranks" : "threads");
+		snprintf(buf + n, sizeof(buf) - (size_t)n, ", %zu replicas (%s%s)", be->replicas,
+			 be->coll ? "MPI ranks" : "threads",
+			 be->split_units ? ", the hidden units split" : "");
 	return buf;
 }
 
@@ -990,7 +1005,8 @@ static int run(struct options *o, const struct mlp_collective *coll)
 	/* One simulation thread unless asked: two spin-wait on each other and
 	 * measured bimodal here (1.47 or 3.48 s a step, docs/demo.md). */
 	unsigned threads = o->threads ? o->threads : 1;
-	if (o->n_uris ? mlp_backend_open_replicas(&be, o->uris, o->n_uris)
+	const bool units = o->split && !strcmp(o->split, "units");
+	if (o->n_uris ? mlp_backend_open_replicas(&be, o->uris, o->n_uris, units)
 		      : mlp_backend_open(&be, o->backend, threads)) {
 		error("%s", be.err);
 		goto out_data;

@@ -80,7 +80,8 @@ int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_thre
 	return FTPU_OK;
 }
 
-int mlp_backend_open_replicas(struct mlp_backend *be, const char *const *uris, size_t n)
+int mlp_backend_open_replicas(struct mlp_backend *be, const char *const *uris, size_t n,
+			      bool split_units)
 {
 	memset(be, 0, sizeof(*be));
 	bool sim = true, ref = true;
@@ -93,6 +94,7 @@ int mlp_backend_open_replicas(struct mlp_backend *be, const char *const *uris, s
 	be->threads = 1;
 	be->uris = uris;
 	be->replicas = n;
+	be->split_units = split_units;
 	be->vector_unit = true; /* each trainer places itself (docs/training.md) */
 	return n ? FTPU_OK
 		 : fm_fail(FTPU_ERR_INVALID, be->err, sizeof(be->err), "no replicas");
@@ -352,7 +354,10 @@ static int attach(struct mlp *m, struct mlp_backend *be, size_t batch, bool px)
 	be->steps = 0;
 	if (be->uris) {
 		/* threads: a trainer per device; the same state to each */
-		if ((ret = ftpu_replicas_open(be->uris, be->replicas, &c, &be->group)))
+		if ((ret = ftpu_replicas_open_split(be->uris, be->replicas, &c,
+						    be->split_units ? FTPU_REPLICAS_SPLIT_UNITS
+								    : FTPU_REPLICAS_SPLIT_BATCH,
+						    &be->group)))
 			return device_fail(be, ret, "opening the replicas");
 		struct ftpu_device_info info;
 		be->trainer = ftpu_replicas_trainer(be->group, 0);
@@ -406,12 +411,17 @@ int mlp_device_attach_px(struct mlp *m, struct mlp_backend *be, size_t batch)
 int mlp_device_sync(struct mlp *m, struct mlp_backend *be)
 {
 	struct ftpu_train_stats st;
-	int ret;
+	int ret = FTPU_OK;
 	if (!be->trainer)
 		return FTPU_OK;
-	if ((ret = ftpu_train_read(be->trainer, FTPU_TRAIN_PARAMS, m->params)) ||
-	    (ret = ftpu_train_read(be->trainer, FTPU_TRAIN_SLOT1, m->m)) ||
-	    (ret = ftpu_train_read(be->trainer, FTPU_TRAIN_SLOT2, m->v)))
+	/* replicas: ftpu_replicas_read gathers a model split by units */
+	for (int part = FTPU_TRAIN_PARAMS; part <= FTPU_TRAIN_SLOT2 && !ret; part++) {
+		float *to = part == FTPU_TRAIN_PARAMS ? m->params : part == FTPU_TRAIN_SLOT1 ? m->m
+												 : m->v;
+		ret = be->group ? ftpu_replicas_read(be->group, part, to)
+				: ftpu_train_read(be->trainer, part, to);
+	}
+	if (ret)
 		return device_fail(be, ret, "reading the weights back");
 	ftpu_train_stats(be->trainer, &st);
 	m->t = st.steps;

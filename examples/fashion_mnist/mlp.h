@@ -57,9 +57,12 @@ struct mlp_backend {
 	 * every update, so every device applies the same bits. Either
 	 * threads in this process (mlp_backend_open_replicas: a device and a
 	 * trainer per URI, ftpu_replicas) or the ranks of an MPI job
-	 * (mlp_backend_join: this process's device is its rank's replica). */
+	 * (mlp_backend_join: this process's device is its rank's replica).
+	 * Threads may split the hidden units instead: each device takes the
+	 * whole batch through its share (FTPU_REPLICAS_SPLIT_UNITS). */
 	const char *const *uris; /* mlp_backend_open_replicas' */
 	size_t replicas;         /* 1 without either */
+	bool split_units;        /* mlp_backend_open_replicas' */
 	ftpu_replicas *group;    /* the threads' trainers, from attach */
 	const struct mlp_collective *coll; /* an MPI job with more than one rank */
 	float *grad, *grads;     /* MPI: this rank's gradient, every rank's */
@@ -70,9 +73,11 @@ struct mlp_backend {
  * picks the simulated device's build (sim:threads=N: 1 or 2; 0 is 1). */
 int mlp_backend_open(struct mlp_backend *be, const char *name, unsigned sim_threads);
 /* A backend of n devices (URIs: sim, ref, boards), one replica each, in
- * threads: opened by mlp_device_attach(_px), which must follow (only
- * training on the device is replicated). uris must outlive be. */
-int mlp_backend_open_replicas(struct mlp_backend *be, const char *const *uris, size_t n);
+ * threads, splitting the batch or (split_units) the hidden units: opened
+ * by mlp_device_attach(_px), which must follow (only training on the
+ * device is replicated). uris must outlive be. */
+int mlp_backend_open_replicas(struct mlp_backend *be, const char *const *uris, size_t n,
+			      bool split_units);
 /* Makes be (opened with mlp_backend_open) this rank's replica of an MPI
  * job of c->ranks: steps take the global batch, train on this rank's
  * share and meet the other ranks at every update. Before attach. */

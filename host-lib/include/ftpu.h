@@ -586,6 +586,26 @@ void ftpu_train_reduce(float *sum, const float *const *grads, size_t n, size_t s
 typedef struct ftpu_replicas ftpu_replicas;
 int ftpu_replicas_open(const char *const *uris, size_t n, const struct ftpu_train_config *cfg,
 		       ftpu_replicas **out);
+/*
+ * How the replicas share the work. SPLIT_BATCH is ftpu_replicas_open's,
+ * above. SPLIT_UNITS (a model with one hidden layer, every replica on a
+ * device with the vector unit) gives replica i the hidden units of its
+ * share (widths[1] split as ftpu_replicas_share splits rows, in whole
+ * chunks of the first device's array where there are enough): their
+ * columns of W1 and b1, their rows of W2, and the output bias, which
+ * every replica keeps. Every replica takes the whole batch; the logits
+ * are the replicas' parts summed in replica order in fp32 (the first
+ * part carries the bias), the host takes the loss, and every replica
+ * updates its units with the same loss gradient. Only the logits cross
+ * the link (docs/training.md, Replicas). ftpu_replicas_read and _write
+ * then gather and scatter the model's flat state; ftpu_replicas_check
+ * compares the output bias; ftpu_replicas_trainer(i) is the trainer of
+ * replica i's share (a smaller model).
+ */
+enum ftpu_replicas_split { FTPU_REPLICAS_SPLIT_BATCH = 0, FTPU_REPLICAS_SPLIT_UNITS = 1 };
+int ftpu_replicas_open_split(const char *const *uris, size_t n,
+			     const struct ftpu_train_config *cfg, enum ftpu_replicas_split split,
+			     ftpu_replicas **out);
 void ftpu_replicas_close(ftpu_replicas *r);
 size_t ftpu_replicas_count(const ftpu_replicas *r);
 /* Replica i's device and trainer (owned by r), for stats and INFO. */
@@ -606,12 +626,13 @@ int ftpu_replicas_stats(const ftpu_replicas *r, size_t i, struct ftpu_train_stat
 /* Logits of rows (1..batch) samples, split as a step's rows. */
 int ftpu_replicas_logits(ftpu_replicas *r, const float *x, size_t rows, float *logits);
 int ftpu_replicas_logits_u8(ftpu_replicas *r, const uint8_t *x, size_t rows, float *logits);
-/* Writes go to every replica; reads come from replica 0. */
+/* Writes go to every replica; reads come from replica 0 (split by units:
+ * from every replica, each its units). */
 int ftpu_replicas_read(ftpu_replicas *r, enum ftpu_train_part part, float *values);
 int ftpu_replicas_write(ftpu_replicas *r, enum ftpu_train_part part, const float *values);
 int ftpu_replicas_set_steps(ftpu_replicas *r, uint64_t steps);
-/* Reads every replica's weights and slots and compares them with replica
- * 0's: FTPU_ERR_STATE, naming the replica and the first value that
+/* Reads every replica's weights and slots and compares them (split by
+ * units: the output bias's) with replica 0's: FTPU_ERR_STATE, naming the replica and the first value that
  * differs, when they have drifted apart. With FTPU_REPLICAS_CHECK=1 in the
  * environment every step ends with it (a debug mode: it reads the whole
  * state over every link). */

@@ -39,6 +39,7 @@
 #include "device.h"
 #include "isa.h"
 #include "numeric.h"
+#include "train.h"
 #include "train_host.h"
 
 /* The constants vectors in ACC (each N equal lanes), at acc_k + index. */
@@ -112,6 +113,12 @@ struct ftpu_trainer {
 
 	uint64_t steps, runs;
 	bool failed;
+	/* ftpu__train_create_share: the forward pass leaves out the last
+	 * layer's bias */
+	bool partial_logits;
+	/* ftpu__train_forward's rows, for ftpu__train_backward; 0: none (any
+	 * other program since) */
+	size_t forward_rows;
 	struct ftpu_train_stats st;
 };
 
@@ -282,7 +289,9 @@ static void emit_forward(ftpu_trainer *t, struct words *p)
 			for (uint32_t oc = 0; oc < y->oc; oc++)
 				tile_matmul(p, y->wm_fwd + (kc * y->oc + oc) * N, kc == 0, Bp,
 					    y->ub_in + kc * Bp, y->z + oc * Bp);
-		for (uint32_t oc = 0; oc < y->oc; oc++)
+		/* a share of a split model's last layer (all but the first share)
+		 * sends its logits without the bias: the shares' sum adds it once */
+		for (uint32_t oc = 0; oc < y->oc && !(t->partial_logits && l + 1 == nl); oc++)
 			vop(p, FTPU_OP_VADD, FTPU_VECTOR_B_FIXED, Bp, y->z + oc * Bp,
 			    t->acc_p + y->pb + oc, 0, y->z + oc * Bp);
 		if (l + 1 < nl) {
@@ -603,11 +612,24 @@ static int plan(ftpu_trainer *t, const struct ftpu_device_info *info, char *why,
 		y->wm_fwd = (uint32_t)wm, wm += (uint64_t)y->kc * y->oc * N;
 		if (l > 0)
 			y->wm_bwd = (uint32_t)wm, wm += (uint64_t)y->kc * y->oc * N;
-		y->wm_act = (uint32_t)wm, wm += (uint64_t)y->kc * t->Bp;
+		if (l == 0)
+			y->wm_act = (uint32_t)wm, wm += (uint64_t)y->kc * t->Bp;
 		acc_act += 2ull * y->oc * t->Bp;
 		if ((uint64_t)t->bc * y->oc * N > dzt)
 			dzt = (uint64_t)t->bc * y->oc * N;
 	}
+	/* The inputs of the layers above the first as tiles are copied in by
+	 * the backward pass, after the forward pass's last use of the first
+	 * layer's forward tiles, so they share its rows when they fit there
+	 * (a batch of 256 through 784-64-10 fits 16384 rows so). */
+	uint64_t acts = 0;
+	for (size_t l = 1; l < nl && pn <= VEC_ADDR_LIMIT; l++)
+		acts += (uint64_t)t->L[l].kc * t->Bp;
+	uint64_t act_at = acts <= (uint64_t)t->L[0].kc * t->L[0].oc * N ? t->L[0].wm_fwd : wm;
+	if (act_at == wm)
+		wm += acts;
+	for (size_t l = 1; l < nl && pn <= VEC_ADDR_LIMIT; l++)
+		t->L[l].wm_act = (uint32_t)act_at, act_at += (uint64_t)t->L[l].kc * t->Bp;
 	struct layer *top = &t->L[nl - 1];
 	top->ub_dz = (uint32_t)ub, ub += (uint64_t)top->oc * t->Bp;
 	t->ub_dzt = (uint32_t)ub, ub += dzt;
@@ -696,6 +718,7 @@ static int run(ftpu_trainer *t, const uint32_t *words, size_t n, uint32_t *data,
 	struct ftpu_exec x = { .words = words, .n_words = n, .data = data,
 			       .data_words = data_words };
 	struct ftpu_stats st;
+	t->forward_rows = 0;
 	int ret = ftpu__execute(t->dev, &x, &st);
 	/* whatever happened, the weight memory is no longer a GEMM's */
 	ftpu__wm_resident(t->dev)->valid = false;
@@ -720,15 +743,20 @@ static void begin_stats(ftpu_trainer *t)
 	t->st.host_seconds = ftpu__now_s();
 }
 
-static void end_stats(ftpu_trainer *t)
+static void end_utilization(ftpu_trainer *t)
 {
 	const struct ftpu_device_info *info = ftpu__info(t->dev);
-	t->st.steps = t->steps;
-	t->st.placement = t->host ? FTPU_TRAIN_ON_HOST : FTPU_TRAIN_ON_DEVICE;
-	t->st.host_seconds = ftpu__now_s() - t->st.host_seconds;
 	t->st.utilization = t->st.cycles ? (double)t->st.macs /
 						   ((double)info->rows * info->cols * t->st.cycles)
 					 : 0.0;
+}
+
+static void end_stats(ftpu_trainer *t)
+{
+	t->st.steps = t->steps;
+	t->st.placement = t->host ? FTPU_TRAIN_ON_HOST : FTPU_TRAIN_ON_DEVICE;
+	t->st.host_seconds = ftpu__now_s() - t->st.host_seconds;
+	end_utilization(t);
 }
 
 /* Columns [chunk * N, + N) of rows [b0, b0 + nb) of the rows x cols
@@ -830,6 +858,7 @@ static int logits_any(ftpu_trainer *t, const char *fn, const void *x, bool u8, s
 		for (size_t b = 0; b < rows; b++)
 			for (size_t j = 0; j < out; j++)
 				logits[b * out + j] = logit(t, b, j);
+		t->forward_rows = rows; /* for ftpu__train_backward */
 		end_stats(t);
 	}
 	ftpu__unlock(t->dev);
@@ -922,6 +951,50 @@ static int step_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 	if (loss)
 		*loss = (float)(sum / (double)rows);
 	end_stats(t);
+out:
+	ftpu__unlock(t->dev);
+	return ret;
+}
+
+int ftpu__train_forward(ftpu_trainer *t, const void *x, bool u8, size_t rows, float *logits)
+{
+	if (t && t->host)
+		return ftpu__fail(t->dev, FTPU_ERR_UNSUPPORTED,
+				  "ftpu__train_forward: a step in halves runs on the device only");
+	return logits_any(t, u8 ? "ftpu_train_logits_u8" : "ftpu_train_logits", x, u8, rows,
+			  logits);
+}
+
+int ftpu__train_backward(ftpu_trainer *t, const float *dz, size_t rows)
+{
+	static const char fn[] = "ftpu_train_backward";
+	const size_t out = t->widths[t->cfg.n_layers];
+	int ret;
+	ftpu__lock(t->dev);
+	if (!t->forward_rows || t->forward_rows != rows) {
+		ret = ftpu__fail(t->dev, FTPU_ERR_STATE,
+				 "%s: %zu rows, but the device holds the forward pass of %zu (0: "
+				 "none, or another program ran since)", fn, rows, t->forward_rows);
+		goto out;
+	}
+	if ((ret = check_owner(t, fn)))
+		goto out;
+	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
+		pack_chunk(t, t->bwd.w + t->bwd_dz_at + (size_t)oc * t->Bp * t->N / 2, dz, rows, out,
+			   oc, 0, t->Bp);
+	put_alpha(t, t->bwd.w + t->bwd_alpha_at);
+	/* the step's counters: the forward pass's and this */
+	struct ftpu_train_stats fwd = t->st;
+	begin_stats(t);
+	if (!(ret = run(t, t->bwd.w, t->bwd.n, NULL, 0))) {
+		t->steps++;
+		end_stats(t);
+		t->st.cycles += fwd.cycles, t->st.macs += fwd.macs;
+		t->st.instructions += fwd.instructions;
+		t->st.bytes_in += fwd.bytes_in, t->st.bytes_out += fwd.bytes_out;
+		t->st.host_seconds += fwd.host_seconds;
+		end_utilization(t);
+	}
 out:
 	ftpu__unlock(t->dev);
 	return ret;
@@ -1274,7 +1347,8 @@ static int emit_init(ftpu_trainer *t, struct words *p)
 	return p->oom ? FTPU_ERR_NOMEM : FTPU_OK;
 }
 
-int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftpu_trainer **out)
+static int create(ftpu_device *dev, const struct ftpu_train_config *cfg, bool partial_logits,
+		  ftpu_trainer **out)
 {
 	char why[256] = "";
 	int ret;
@@ -1292,6 +1366,7 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 	if (!t)
 		return ftpu__fail(dev, FTPU_ERR_NOMEM, "ftpu_train_create: out of memory");
 	t->dev = dev;
+	t->partial_logits = partial_logits;
 	t->cfg = *cfg;
 	memcpy(t->widths, cfg->widths, (cfg->n_layers + 1) * sizeof(size_t));
 	t->cfg.widths = t->widths;
@@ -1373,4 +1448,17 @@ int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftp
 fail:
 	ftpu_train_destroy(t);
 	return ret;
+}
+
+int ftpu_train_create(ftpu_device *dev, const struct ftpu_train_config *cfg, ftpu_trainer **out)
+{
+	return create(dev, cfg, false, out);
+}
+
+int ftpu__train_create_share(ftpu_device *dev, const struct ftpu_train_config *cfg,
+			     bool partial_logits, ftpu_trainer **out)
+{
+	struct ftpu_train_config c = *cfg;
+	c.placement = FTPU_TRAIN_ON_DEVICE; /* the halves below run on the device only */
+	return create(dev, &c, partial_logits, out);
 }

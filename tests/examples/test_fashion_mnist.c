@@ -1134,6 +1134,58 @@ static void test_fashion_mnist_replicas(void **state)
 	free(out);
 }
 
+/* Replicas that split the hidden units (--split units): the RTL and the C
+ * model train the same bits; stopped, saved and resumed in a new process,
+ * the run goes on as it did straight through; the checkpoint holds the
+ * whole model. --split wants --replicas. */
+static void test_fashion_mnist_split_units(void **state)
+{
+	struct fixture *f = *state;
+	char a[160], b[160], c[160];
+	in_dir(f, a, "a.ckpt"), in_dir(f, b, "b.ckpt"), in_dir(f, c, "c.ckpt");
+	write_dataset(f, 600);
+	const char *sim[] = {"--replicas", "sim,sim", "--split", "units", "--data", f->dir,
+			     "--out", f->dir, "--test-subset", "40", "--subset", "600",
+			     "--batch", "16", "--max-steps", "2", "--checkpoint", a, NULL};
+	expect_demo(f, sim, 0, "2 replicas (threads, the hidden units split)");
+	const char *ref[] = {"--replicas", "ref,ref", "--split", "units", "--data", f->dir,
+			     "--out", f->dir, "--test-subset", "40", "--subset", "600",
+			     "--batch", "16", "--max-steps", "2", "--checkpoint", b, NULL};
+	expect_demo(f, ref, 0, "the hidden units split");
+	struct checkpoint ca, cb, cc;
+	load_ckpt(f, "a.ckpt", &ca);
+	load_ckpt(f, "b.ckpt", &cb);
+	expect_same_training(&ca, &cb, 2);
+	assert_int_equal(ca.model.n_params, 784 * 128 + 128 + 128 * 10 + 10);
+	checkpoint_free(&ca), checkpoint_free(&cb);
+
+	/* 12 steps straight against 5, a new process, 7 more */
+	const char *straight[] = {"--replicas", "ref,ref", "--split", "units", "--data", f->dir,
+				  "--out", f->dir, "--test-subset", "40", "--subset", "600",
+				  "--epochs", "2", "--batch", "32", "--max-steps", "12",
+				  "--checkpoint", a, NULL};
+	expect_demo(f, straight, 0, "the hidden units split");
+	const char *first[] = {"--replicas", "ref,ref", "--split", "units", "--data", f->dir,
+			       "--out", f->dir, "--test-subset", "40", "--subset", "600",
+			       "--epochs", "2", "--batch", "32", "--max-steps", "5",
+			       "--checkpoint", b, NULL};
+	expect_demo(f, first, 0, "the hidden units split");
+	const char *resume[] = {"--replicas", "ref,ref", "--split", "units", "--data", f->dir,
+				"--out", f->dir, "--test-subset", "40", "--resume", b,
+				"--max-steps", "12", "--checkpoint", c, NULL};
+	expect_demo(f, resume, 0, "resumed from");
+	load_ckpt(f, "a.ckpt", &ca);
+	load_ckpt(f, "c.ckpt", &cc);
+	expect_same_training(&ca, &cc, 12);
+	assert_int_equal(ca.batch, 64);
+	checkpoint_free(&ca), checkpoint_free(&cc);
+
+	const char *alone[] = {"--backend", "ref", "--split", "units", "--data", f->dir, NULL};
+	expect_demo(f, alone, 2, "--split: how --replicas share the work");
+	const char *bad[] = {"--replicas", "ref,ref", "--split", "rows", "--data", f->dir, NULL};
+	expect_demo(f, bad, 2, "--split: 'rows' is not batch or units");
+}
+
 /* Killed at any moment while it checkpoints every step, the demo leaves
  * no checkpoint, or one that loads and is a state of its run. */
 static void test_fashion_mnist_checkpoint_kill(void **state)
@@ -1328,6 +1380,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_resume,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_replicas,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fashion_mnist_split_units,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fashion_mnist_checkpoint_kill,
 						setup, teardown),
