@@ -12,6 +12,9 @@
  * hidden units and the whole batch; only the logits cross the link):
  * docs/training.md, Replicas.
  *
+ * The configurations take turns, a step each, so that a machine whose
+ * speed drifts slows them alike.
+ *
  * Usage: bench_replicas [STEPS] [KIND...]   (default: 3 steps; ref and sim)
  */
 #include <stdio.h>
@@ -47,17 +50,22 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct result {
-	double seconds;
-	struct ftpu_train_stats st; /* replica 0's */
+/* One configuration: n replicas of a device kind sharing the work as
+ * split says, and its measured steps. */
+struct setup {
+	size_t n;
+	enum ftpu_replicas_split split;
+	const char *name;
+	ftpu_replicas *r;
+	uint8_t *x, *y;
+	double *secs;
+	struct ftpu_train_stats *st; /* replica 0's, per step */
 };
 
-/* steps steps on n replicas of kind; the median step. */
-static struct result measure(const char *kind, size_t n, enum ftpu_replicas_split split,
-			     unsigned steps)
+static void open_setup(struct setup *u, const char *kind, unsigned steps)
 {
 	static const size_t widths[] = { IN, HID, OUT };
-	const size_t batch = PER_REPLICA * n;
+	const size_t batch = PER_REPLICA * u->n;
 	struct ftpu_train_config c = {
 		.n_layers = 2, .widths = widths, .batch = batch,
 		.optimizer = FTPU_OPTIMIZER_ADAM, .learning_rate = 1e-3f,
@@ -65,50 +73,63 @@ static struct result measure(const char *kind, size_t n, enum ftpu_replicas_spli
 		.input = FTPU_TRAIN_INPUT_U8, .placement = FTPU_TRAIN_ON_DEVICE,
 	};
 	const char *uris[2] = { kind, kind };
-	ftpu_replicas *r = NULL;
-	int ret = ftpu_replicas_open_split(uris, n, &c, split, &r);
+	int ret = ftpu_replicas_open_split(uris, u->n, &c, u->split, &u->r);
 	if (ret)
 		die(kind, ret);
 	size_t flat = (IN + 1) * HID + (HID + 1) * OUT;
 	float *p = malloc(flat * sizeof(float));
-	uint8_t *x = malloc(batch * IN), *y = malloc(batch);
-	double *secs = malloc(steps * sizeof(double));
-	struct result *res = malloc(steps * sizeof(*res));
-	if (!p || !x || !y || !secs || !res)
+	u->x = malloc(batch * IN), u->y = malloc(batch);
+	u->secs = malloc(steps * sizeof(double));
+	u->st = malloc(steps * sizeof(*u->st));
+	if (!p || !u->x || !u->y || !u->secs || !u->st)
 		die("out of memory", FTPU_ERR_NOMEM);
 	struct rng g = { 1 };
 	for (size_t i = 0; i < flat; i++)
 		p[i] = ((float)rng_below(&g, 1u << 20) / (float)(1u << 20) - 0.5f) * 0.1f;
 	for (size_t i = 0; i < batch; i++) {
-		y[i] = (uint8_t)rng_below(&g, OUT);
+		u->y[i] = (uint8_t)rng_below(&g, OUT);
 		for (size_t k = 0; k < IN; k++)
-			x[i * IN + k] = (uint8_t)rng_below(&g, 256);
+			u->x[i * IN + k] = (uint8_t)rng_below(&g, 256);
 	}
-	if ((ret = ftpu_replicas_write(r, FTPU_TRAIN_PARAMS, p)))
+	if ((ret = ftpu_replicas_write(u->r, FTPU_TRAIN_PARAMS, p)))
 		die("writing the weights", ret);
-	ftpu_trainer *t0 = ftpu_replicas_trainer(r, 0);
-	for (unsigned s = 0; s <= steps; s++) { /* step 0 warms up, untimed */
-		double t = now_s();
-		float loss;
-		ret = n == 1 ? ftpu_train_step_u8(t0, x, y, batch, &loss)
-			     : ftpu_replicas_step_u8(r, x, y, batch, &loss);
-		if (ret)
-			die("step", ret);
-		if (!s)
-			continue;
-		secs[s - 1] = res[s - 1].seconds = now_s() - t;
-		if (n == 1)
-			ftpu_train_stats(t0, &res[s - 1].st);
-		else
-			ftpu_replicas_stats(r, 0, &res[s - 1].st);
-	}
-	qsort(secs, steps, sizeof(*secs), cmp);
-	struct result m = res[0];
+	free(p);
+}
+
+/* One step; its wall time, and replica 0's counters, as step s. One
+ * replica is a plain ftpu_train_step_u8. */
+static void step(struct setup *u, int s)
+{
+	const size_t batch = PER_REPLICA * u->n;
+	ftpu_trainer *t0 = ftpu_replicas_trainer(u->r, 0);
+	float loss;
+	double t = now_s();
+	int ret = u->n == 1 ? ftpu_train_step_u8(t0, u->x, u->y, batch, &loss)
+			    : ftpu_replicas_step_u8(u->r, u->x, u->y, batch, &loss);
+	if (ret)
+		die("step", ret);
+	if (s < 0)
+		return;
+	u->secs[s] = now_s() - t;
+	if (u->n == 1)
+		ftpu_train_stats(t0, &u->st[s]);
+	else
+		ftpu_replicas_stats(u->r, 0, &u->st[s]);
+}
+
+/* The median step's seconds and counters. */
+static double median(const struct setup *u, unsigned steps, struct ftpu_train_stats *st)
+{
+	double *sorted = malloc(steps * sizeof(double));
+	if (!sorted)
+		die("out of memory", FTPU_ERR_NOMEM);
+	memcpy(sorted, u->secs, steps * sizeof(double));
+	qsort(sorted, steps, sizeof(double), cmp);
+	double m = sorted[steps / 2];
 	for (unsigned s = 0; s < steps; s++)
-		if (res[s].seconds == secs[steps / 2])
-			m = res[s];
-	ftpu_replicas_close(r);
-	free(p), free(x), free(y), free(secs), free(res);
+		if (u->secs[s] == m)
+			*st = u->st[s];
+	free(sorted);
 	return m;
 }
 
@@ -123,24 +144,36 @@ int main(int argc, char **argv)
 	printf("| device | replicas | split | global batch | step (median of %u) | cycles a replica | link in / out a replica | samples/s | vs 1 device |\n",
 	       steps);
 	printf("|---|---|---|---|---|---|---|---|---|\n");
-	static const struct { size_t n; enum ftpu_replicas_split split; const char *name; } runs[] = {
-		{ 1, FTPU_REPLICAS_SPLIT_BATCH, "—" },
-		{ 2, FTPU_REPLICAS_SPLIT_BATCH, "batch" },
-		{ 2, FTPU_REPLICAS_SPLIT_UNITS, "units" },
-	};
 	for (int k = 0; k < nk; k++) {
+		struct setup u[] = {
+			{ .n = 1, .split = FTPU_REPLICAS_SPLIT_BATCH, .name = "—" },
+			{ .n = 2, .split = FTPU_REPLICAS_SPLIT_BATCH, .name = "batch" },
+			{ .n = 2, .split = FTPU_REPLICAS_SPLIT_UNITS, .name = "units" },
+		};
+		const size_t nu = sizeof(u) / sizeof(u[0]);
+		for (size_t i = 0; i < nu; i++) {
+			open_setup(&u[i], kinds[k], steps);
+			step(&u[i], -1); /* warms up, untimed */
+		}
+		/* in turns, so that a machine whose speed drifts (a shared
+		 * host) slows every configuration alike */
+		for (unsigned s = 0; s < steps; s++)
+			for (size_t i = 0; i < nu; i++)
+				step(&u[i], (int)s);
 		double base = 0;
-		for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-			const size_t n = runs[i].n;
-			struct result m = measure(kinds[k], n, runs[i].split, steps);
-			double sps = (double)(PER_REPLICA * n) / m.seconds;
-			if (n == 1)
+		for (size_t i = 0; i < nu; i++) {
+			struct ftpu_train_stats st = { 0 };
+			double secs = median(&u[i], steps, &st);
+			double sps = (double)(PER_REPLICA * u[i].n) / secs;
+			if (i == 0)
 				base = sps;
 			printf("| %s | %zu | %s | %zu | %.3f s | %.0f k | %.1f / %.1f KB | %.1f | %.2f× |\n",
-			       kinds[k], n, runs[i].name, PER_REPLICA * n, m.seconds,
-			       (double)m.st.cycles / 1e3, (double)m.st.bytes_in / 1e3,
-			       (double)m.st.bytes_out / 1e3, sps, sps / base);
+			       kinds[k], u[i].n, u[i].name, PER_REPLICA * u[i].n, secs,
+			       (double)st.cycles / 1e3, (double)st.bytes_in / 1e3,
+			       (double)st.bytes_out / 1e3, sps, sps / base);
 			fflush(stdout);
+			ftpu_replicas_close(u[i].r);
+			free(u[i].x), free(u[i].y), free(u[i].secs), free(u[i].st);
 		}
 	}
 	return 0;

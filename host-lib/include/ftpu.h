@@ -621,7 +621,8 @@ int ftpu_replicas_step(ftpu_replicas *r, const float *x, const uint8_t *labels, 
 int ftpu_replicas_step_u8(ftpu_replicas *r, const uint8_t *x, const uint8_t *labels,
 			  size_t rows, float *loss);
 /* Replica i's device counters over the last step (its gradient and its
- * apply) or logits call; steps, placement and compile time its trainer's. */
+ * apply; split by units, its passes before and after the loss) or logits
+ * call; steps, placement and compile time its trainer's. */
 int ftpu_replicas_stats(const ftpu_replicas *r, size_t i, struct ftpu_train_stats *stats);
 /* Logits of rows (1..batch) samples, split as a step's rows. */
 int ftpu_replicas_logits(ftpu_replicas *r, const float *x, size_t rows, float *logits);

@@ -15,9 +15,9 @@
  * the whole batch. Each computes its part of the logits (train.h; the
  * first adds the output bias), the parts are summed in replica order, the
  * host takes the loss, and each runs its backward pass and update with
- * the same loss gradient. Only the logits cross the link, so the link
- * does not bound the step; the output bias is the only state every
- * replica holds.
+ * the same loss gradient. No gradient crosses the link (the batch goes
+ * in, the parts of the logits come out), so the link does not bound the
+ * step; the output bias is the only state every replica holds.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -502,23 +502,24 @@ int ftpu_replicas_check(ftpu_replicas *r)
 	for (int part = FTPU_TRAIN_PARAMS; part <= FTPU_TRAIN_SLOT2; part++) {
 		/* what every replica holds: all of it, or (split by units) the
 		 * output bias at the end */
-		size_t size0 = ftpu_train_size(r->r[0].t);
-		size_t n = r->split == FTPU_REPLICAS_SPLIT_BATCH ? size0 : r->out;
+		const size_t size0 = ftpu_train_size(r->r[0].t);
+		const size_t shared = r->split == FTPU_REPLICAS_SPLIT_BATCH ? size0 : r->out;
 		int ret = ftpu_train_read(r->r[0].t, part, r->a);
 		for (size_t i = 1; i < r->n && !ret; i++) {
 			size_t size = ftpu_train_size(r->r[i].t);
 			if ((ret = ftpu_train_read(r->r[i].t, part, r->b)))
 				break;
-			const float *a = r->a + size0 - n, *b = r->b + size - n;
+			const float *a = r->a + size0 - shared, *b = r->b + size - shared;
 			/* bits, not values: -0 against +0 or two NaNs differ too */
-			if (memcmp(a, b, n * sizeof(float))) {
+			if (memcmp(a, b, shared * sizeof(float))) {
 				size_t k = 0;
 				while (!memcmp(&a[k], &b[k], sizeof(float)))
 					k++;
 				return ftpu__fail(NULL, FTPU_ERR_STATE,
 						  "ftpu_replicas_check: replica %zu's %s differ from "
 						  "replica 0's at value %zu (%a against %a)",
-						  i, names[part], k + size - n, (double)b[k], (double)a[k]);
+						  i, names[part], k + size - shared, (double)b[k],
+						  (double)a[k]);
 			}
 		}
 		if (ret)
