@@ -487,7 +487,8 @@ struct ftpu_train_stats {
 	uint64_t cycles, macs, instructions;
 	uint64_t bytes_in, bytes_out; /* link bytes, framing included */
 	double utilization;           /* macs / (rows * cols * cycles) */
-	double compile_seconds;       /* building the programs, once */
+	double compile_seconds;       /* building the programs (a step's halves:
+				       * on first use) */
 	double host_seconds;          /* wall time of the last call */
 	/* where the state is: FTPU_TRAIN_ON_DEVICE or FTPU_TRAIN_ON_HOST */
 	enum ftpu_train_placement placement;
@@ -633,10 +634,10 @@ int ftpu_replicas_read(ftpu_replicas *r, enum ftpu_train_part part, float *value
 int ftpu_replicas_write(ftpu_replicas *r, enum ftpu_train_part part, const float *values);
 int ftpu_replicas_set_steps(ftpu_replicas *r, uint64_t steps);
 /* Reads every replica's weights and slots and compares them (split by
- * units: the output bias's) with replica 0's: FTPU_ERR_STATE, naming the replica and the first value that
- * differs, when they have drifted apart. With FTPU_REPLICAS_CHECK=1 in the
- * environment every step ends with it (a debug mode: it reads the whole
- * state over every link). */
+ * units: the output bias's) with replica 0's: FTPU_ERR_STATE, naming the
+ * replica and the first value that differs, when they have drifted apart.
+ * With FTPU_REPLICAS_CHECK=1 in the environment every step ends with it (a
+ * debug mode: it reads the whole state over every link). */
 int ftpu_replicas_check(ftpu_replicas *r);
 
 /* ---- files ---------------------------------------------------------------------- */

@@ -1025,6 +1025,8 @@ static int gradient_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 	}
 	const size_t nd = (size_t)t->pn * t->N;
 	if (!t->bwdg.n) {
+		/* compiled on first use; its time counts as the trainer's */
+		const double t0 = ftpu__now_s();
 		t->grad_order = malloc(((size_t)t->pn + 1) * sizeof(*t->grad_order));
 		t->grad_sent = 0;
 		emit_backward(t, &t->bwdg, false, &t->bwdg_dz_at, &(size_t){ 0 });
@@ -1034,6 +1036,7 @@ static int gradient_any(ftpu_trainer *t, const char *fn, const void *x, bool u8,
 			t->bwdg = (struct words){ 0 }, t->grad_data = NULL, t->grad_order = NULL;
 			return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "%s: out of memory", fn);
 		}
+		t->st.compile_seconds += ftpu__now_s() - t0;
 	}
 	ftpu__lock(t->dev);
 	begin_stats(t);
@@ -1084,12 +1087,14 @@ int ftpu_train_apply(ftpu_trainer *t, const float *grad)
 		return FTPU_OK;
 	}
 	if (!t->apply.n) {
+		const double t0 = ftpu__now_s();
 		emit_apply(t, &t->apply);
 		if (t->apply.oom) {
 			free(t->apply.w);
 			t->apply = (struct words){ 0 };
 			return ftpu__fail(t->dev, FTPU_ERR_NOMEM, "ftpu_train_apply: out of memory");
 		}
+		t->st.compile_seconds += ftpu__now_s() - t0;
 	}
 	state_pack(t, t->apply.w, t->apply_g_at, grad);
 	put_alpha(t, t->apply.w + t->apply_alpha_at);

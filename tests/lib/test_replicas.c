@@ -101,6 +101,8 @@ static void test_replicas_halves_are_a_step(void **state)
 		assert_true(g && a && b);
 		assert_int_equal(ftpu_train_write(t1, FTPU_TRAIN_PARAMS, p), FTPU_OK);
 		t2 = make(d2, &c, p);
+		struct ftpu_train_stats created;
+		ftpu_train_stats(t2, &created);
 		for (int s = 0; s < 3; s++) {
 			size_t rows = s == 1 ? 37 : 48; /* a short batch too */
 			data(ftpu_test_seed() + (uint64_t)s, rows, x, y);
@@ -118,6 +120,9 @@ static void test_replicas_halves_are_a_step(void **state)
 		ftpu_train_stats(t2, &st);
 		assert_int_equal(st.steps, 3);
 		assert_int_equal(st.placement, k ? FTPU_TRAIN_ON_HOST : FTPU_TRAIN_ON_DEVICE);
+		/* on the device the halves are compiled on first use, and count */
+		if (!k)
+			assert_true(st.compile_seconds > created.compile_seconds);
 		free(p), free(g), free(a), free(b);
 		ftpu_train_destroy(t1), ftpu_train_destroy(t2);
 		ftpu_close(d1), ftpu_close(d2);
