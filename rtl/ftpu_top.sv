@@ -141,7 +141,7 @@ module ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .InFlight(InFlight),
     .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes),
-    .MaxPayload(MaxPayload)
+    .LinkBytes(LinkBytes), .MaxPayload(MaxPayload)
   ) u_core (
     .clk_i,
     .rst_ni,

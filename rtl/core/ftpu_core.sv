@@ -33,6 +33,7 @@ module ftpu_core #(
   parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,
   parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,
   parameter int          ActLanes    = ftpu_pkg::DEFAULT_ActLanes,  // 0: N
+  parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes, // 1 or 4
   parameter int          MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
   localparam int UbAw   = $clog2(UbVectors),
   localparam int WmAw   = $clog2(WmRows),
@@ -285,7 +286,7 @@ module ftpu_core #(
   end
 
   // ---- decoder, check, hazards --------------------------------------------
-  ftpu_core_decoder #(.N(N), .U8(VectorUnit)) u_decoder (
+  ftpu_core_decoder #(.N(N), .U8(VectorUnit), .WordLink(32'(LinkBytes >= 4))) u_decoder (
     .clk_i, .rst_ni, .soft_reset_i, .in_valid_i, .in_ready_o, .in_data_i,
     .op_o(op), .flags_o(fl), .n_o(n), .a_o(a), .b_o(b),
     .tile_cur_o(tile_cur), .tile_next_o(tile_next),

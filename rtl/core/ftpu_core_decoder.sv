@@ -11,6 +11,13 @@
 module ftpu_core_decoder #(
   parameter int  N     = ftpu_pkg::DEFAULT_N,
   parameter int unsigned U8 = 1,  // HOST_READ U8 and ALSO_WM are built (with the vector unit)
+  // The receive buffer can deliver a word a cycle (a 4-byte link): a
+  // HOST_READ's next word is taken in the cycle its last vector is written,
+  // so its data moves a word a cycle. A byte link delivers a word every
+  // fourth cycle at best and the write always finds a gap, so there the
+  // decoder waits for it, which keeps the memory ports' grants out of the
+  // receive buffer's read path.
+  parameter int unsigned WordLink = 1,
   localparam int WordW = $clog2(N + 1)
 ) (
   input  logic          clk_i,
@@ -126,8 +133,10 @@ module ftpu_core_decoder #(
   end
 
   logic take, fend_go, last_word;
+  logic vec_wait;  // a complete vector holds the next word back
+  assign vec_wait   = c_q.hr && c_q.vec_full && !(WordLink != 0 && vec_we_i);
   assign in_ready_o = !soft_reset_i && !c_q.flt &&
-                      (c_q.fs != FPay || (!c_q.fend && !c_q.exec && !(c_q.hr && c_q.vec_full)));
+                      (c_q.fs != FPay || (!c_q.fend && !c_q.exec && !vec_wait));
   assign take      = in_valid_i && in_ready_o;
   assign fend_go   = c_q.fend && !c_q.exec && !c_q.flt && !soft_reset_i;
   assign last_word = d_q.hr_word == wpv - 1'b1;
