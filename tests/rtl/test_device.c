@@ -1860,6 +1860,59 @@ static void test_device_counters(void **state)
 	dh_prog_free(&p);
 }
 
+/*
+ * HOST_READ's decoder rate: on a 4-byte link the decoder takes a data word
+ * every cycle the link has one, a completed vector written in the cycle
+ * the next word comes in (docs/core.md, Decoder). So the cycles it is busy
+ * without waiting for the link (busy - input_stall) are the program's
+ * words, for every vector width: bf16 (N/2 words a vector), fp32 (N) and
+ * bytes (N/4); it took a cycle more a vector. A byte link waits for the
+ * link anyway: not measured there.
+ */
+static void test_device_host_read_rate(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ftpu_ref_device_config *c = dh_host_cfg(&fx->h);
+	if (!have_rtl(fx) || c->link_bytes != 4)
+		skip();
+	const size_t N = c->n;
+	const struct { unsigned mem; uint32_t wpv; } kinds[] = {
+		{ FTPU_MEM_UB, (uint32_t)N / 2 },
+		{ FTPU_MEM_ACC, (uint32_t)N },
+		{ FTPU_MEM_UB | FTPU_HOST_READ_U8, (uint32_t)(N + 3) / 4 },
+	};
+	struct dh_prog p = { 0 };
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if ((kinds[k].mem & FTPU_HOST_READ_U8) && !c->vector_unit)
+			continue;
+		const uint32_t cap = (kinds[k].mem & 3) == FTPU_MEM_ACC ? c->acc_vectors
+									: c->ub_vectors;
+		const uint32_t n = cap < 2048 ? cap : 2048;
+		dh_prog_reset(&p);
+		dh_prog_instr(&p, FTPU_OP_HOST_READ, kinds[k].mem, n, 0, 0);
+		for (size_t i = 0; i < (size_t)n * kinds[k].wpv; i++)
+			dh_prog_word(&p, (uint32_t)rng_below(&fx->rng, 1u << 30) & 0x3F7F3F7Fu);
+		sync_instr(fx, &p);
+		control(fx, FTPU_LINK_OP_CLEAR_COUNTERS);
+		assert_true(dh_host_wait(&fx->h));
+		send(fx, &p, 1024);
+		settle_compare(fx);
+		control(fx, FTPU_LINK_OP_READ_COUNTERS);
+		settle_compare(fx);
+		const uint32_t *w = last_response(fx)->payload + 2;
+		const uint32_t busy = w[FTPU_LINK_CNT_BUSY], wait = w[FTPU_LINK_CNT_INPUT_STALL];
+		const size_t words = (size_t)n * kinds[k].wpv;
+		fprintf(stderr, "%s: HOST_READ of %u vectors of %u words: busy %u, waiting for the "
+			"link %u, decoding %u cycles\n", fx->name, n, kinds[k].wpv, busy, wait,
+			busy - wait);
+		/* a cycle per word, two per frame for its W1 and W2 (1024-word
+		 * frames), a few for the instructions and the SYNC */
+		const size_t most = words + 2 * (words / 1024 + 2) + 64;
+		assert_true(busy - wait >= words && busy - wait <= most);
+	}
+	dh_prog_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1869,6 +1922,7 @@ int main(void)
 		T(test_device_host_read_write),
 		T(test_device_host_write_words),
 		T(test_device_host_read_u8),
+		T(test_device_host_read_rate),
 		T(test_device_host_read_also_wm),
 		T(test_device_weights_and_bias),
 		T(test_device_matmul),
