@@ -39,12 +39,10 @@ struct replica {
 	float *logits;
 	double loss;
 	int ret;
-	/* split by units: the hidden units [unit0, unit0 + units), the part
-	 * of the logits and the loss gradient (cfg.batch x classes each) */
+	/* split by units: the hidden units [unit0, unit0 + units) and the
+	 * part of the logits (cfg.batch x classes) */
 	size_t unit0, units;
 	float *part;
-	const float *dz;
-	bool u8;
 	struct ftpu_train_stats st; /* the last step's or logits' (both halves) */
 };
 
@@ -245,8 +243,8 @@ static void *work(void *arg)
 	struct replica *p = &k->r->r[k->i];
 	if (k->job == JOB_FORWARD || k->job == JOB_BACKWARD) { /* split by units */
 		p->ret = k->job == JOB_FORWARD
-				 ? ftpu__train_forward(p->t, p->x, p->u8, p->rows, p->part)
-				 : ftpu__train_backward(p->t, p->dz, p->rows);
+				 ? ftpu__train_forward(p->t, p->x, k->u8, p->rows, p->part)
+				 : ftpu__train_backward(p->t, k->r->dz, p->rows);
 		if (!p->ret)
 			ftpu_train_stats(p->t, &p->st);
 		return NULL;
@@ -319,7 +317,7 @@ static int check_batch(ftpu_replicas *r, const char *fn, const void *x, size_t r
 static int forward_units(ftpu_replicas *r, const char *fn, const void *x, bool u8, size_t rows)
 {
 	for (size_t i = 0; i < r->n; i++)
-		r->r[i].x = x, r->r[i].u8 = u8, r->r[i].rows = rows;
+		r->r[i].x = x, r->r[i].rows = rows;
 	int ret = run_all(r, JOB_FORWARD, u8, fn);
 	if (!ret)
 		ftpu_train_reduce(r->sum, r->grads, r->n, rows * r->out);
@@ -343,8 +341,6 @@ static int step_any(ftpu_replicas *r, const char *fn, const void *x, bool u8,
 		if ((ret = forward_units(r, fn, x, u8, rows)))
 			return ret;
 		double sum = ftpu__train_softmax(r->sum, labels, rows, r->out, rows, r->dz);
-		for (size_t i = 0; i < r->n; i++)
-			r->r[i].dz = r->dz;
 		if ((ret = run_all(r, JOB_BACKWARD, u8, fn)))
 			return ret;
 		if (loss)

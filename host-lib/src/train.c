@@ -743,20 +743,15 @@ static void begin_stats(ftpu_trainer *t)
 	t->st.host_seconds = ftpu__now_s();
 }
 
-static void end_utilization(ftpu_trainer *t)
-{
-	const struct ftpu_device_info *info = ftpu__info(t->dev);
-	t->st.utilization = t->st.cycles ? (double)t->st.macs /
-						   ((double)info->rows * info->cols * t->st.cycles)
-					 : 0.0;
-}
-
 static void end_stats(ftpu_trainer *t)
 {
+	const struct ftpu_device_info *info = ftpu__info(t->dev);
 	t->st.steps = t->steps;
 	t->st.placement = t->host ? FTPU_TRAIN_ON_HOST : FTPU_TRAIN_ON_DEVICE;
 	t->st.host_seconds = ftpu__now_s() - t->st.host_seconds;
-	end_utilization(t);
+	t->st.utilization = t->st.cycles ? (double)t->st.macs /
+						   ((double)info->rows * info->cols * t->st.cycles)
+					 : 0.0;
 }
 
 /* Columns [chunk * N, + N) of rows [b0, b0 + nb) of the rows x cols
@@ -889,6 +884,15 @@ static int check_labels(ftpu_trainer *t, const char *fn, const uint8_t *labels, 
 	return FTPU_OK;
 }
 
+/* The loss gradient dz (rows x classes) as bf16 into a backward program's
+ * inline data at w. */
+static void put_dz(const ftpu_trainer *t, uint32_t *w, const float *dz, size_t rows)
+{
+	const size_t out = t->widths[t->cfg.n_layers];
+	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
+		pack_chunk(t, w + (size_t)oc * t->Bp * t->N / 2, dz, rows, out, oc, 0, t->Bp);
+}
+
 /* The forward program, then softmax cross-entropy on the host: *sum the
  * rows' summed loss, dZ = (p - onehot) / divisor as bf16 into the inline
  * data of backward program p at dz_at. Lock held. */
@@ -896,7 +900,6 @@ static int forward_loss(ftpu_trainer *t, const void *x, const uint8_t *labels, s
 			size_t divisor, struct words *p, size_t dz_at, double *sum)
 {
 	const size_t out = t->widths[t->cfg.n_layers];
-	const uint32_t N = t->N, Bp = t->Bp;
 	int ret = forward(t, x, rows);
 	if (ret)
 		return ret;
@@ -904,8 +907,7 @@ static int forward_loss(ftpu_trainer *t, const void *x, const uint8_t *labels, s
 		for (size_t j = 0; j < out; j++)
 			t->lg[b * out + j] = logit(t, b, j);
 	*sum = ftpu__train_softmax(t->lg, labels, rows, out, divisor, t->dz);
-	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
-		pack_chunk(t, p->w + dz_at + (size_t)oc * Bp * N / 2, t->dz, rows, out, oc, 0, Bp);
+	put_dz(t, p->w + dz_at, t->dz, rows);
 	return FTPU_OK;
 }
 
@@ -968,7 +970,6 @@ int ftpu__train_forward(ftpu_trainer *t, const void *x, bool u8, size_t rows, fl
 int ftpu__train_backward(ftpu_trainer *t, const float *dz, size_t rows)
 {
 	static const char fn[] = "ftpu_train_backward";
-	const size_t out = t->widths[t->cfg.n_layers];
 	int ret;
 	ftpu__lock(t->dev);
 	if (!t->forward_rows || t->forward_rows != rows) {
@@ -979,21 +980,18 @@ int ftpu__train_backward(ftpu_trainer *t, const float *dz, size_t rows)
 	}
 	if ((ret = check_owner(t, fn)))
 		goto out;
-	for (uint32_t oc = 0; oc < t->L[t->cfg.n_layers - 1].oc; oc++)
-		pack_chunk(t, t->bwd.w + t->bwd_dz_at + (size_t)oc * t->Bp * t->N / 2, dz, rows, out,
-			   oc, 0, t->Bp);
+	put_dz(t, t->bwd.w + t->bwd_dz_at, dz, rows);
 	put_alpha(t, t->bwd.w + t->bwd_alpha_at);
 	/* the step's counters: the forward pass's and this */
 	struct ftpu_train_stats fwd = t->st;
 	begin_stats(t);
 	if (!(ret = run(t, t->bwd.w, t->bwd.n, NULL, 0))) {
 		t->steps++;
-		end_stats(t);
 		t->st.cycles += fwd.cycles, t->st.macs += fwd.macs;
 		t->st.instructions += fwd.instructions;
 		t->st.bytes_in += fwd.bytes_in, t->st.bytes_out += fwd.bytes_out;
+		end_stats(t);
 		t->st.host_seconds += fwd.host_seconds;
-		end_utilization(t);
 	}
 out:
 	ftpu__unlock(t->dev);
