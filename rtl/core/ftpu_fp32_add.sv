@@ -65,7 +65,8 @@ module ftpu_fp32_add #(
   assign subtract1 = x_i[31] ^ y_i[31];
   assign exp_diff  = big_mag[30:23] - small_mag[30:23];
   // Beyond 27 places everything is sticky; 31 keeps the shift in one word.
-  assign shift1    = (exp_diff > 8'd31) ? 5'd31 : exp_diff[4:0];
+  // (Bit tests, not comparisons: FPGA tools make a carry chain of those.)
+  assign shift1    = (exp_diff[7:5] != 3'd0) ? 5'd31 : exp_diff[4:0];
 
   // Significands with the hidden bit; only the smaller one can be a zero
   // (its fraction cleared by DAZ) outside the special results.
@@ -110,7 +111,7 @@ module ftpu_fp32_add #(
   // each in the model, and the array's 256 adders are most of the
   // simulation's time (a demo step ~1.2x faster with this, the
   // normalizer's and the multiplier's; Yosys maps it to the same cells).
-  logic [31:0] big_ext, small_aligned, sum2;
+  logic [27:0] big_ext, small_aligned, sum2;
   always_comb begin : p_align
     logic [26:0] a4, a3, a2, a1, a0;
     logic        st4, st3, st2, st1, st0;
@@ -124,12 +125,14 @@ module ftpu_fp32_add #(
     st1 = shift2[1] && (a1[1:0] != 2'd0);
     a0  = shift2[1] ? {2'd0, a1[26:2]} : a1;
     st0 = shift2[0] && a0[0];
-    small_aligned = {5'd0, shift2[0] ? {1'b0, a0[26:1]} : a0};
+    small_aligned = {1'b0, shift2[0] ? {1'b0, a0[26:1]} : a0};
     small_aligned[0] = small_aligned[0] | st4 | st3 | st2 | st1 | st0;
   end
-  assign big_ext = {5'd0, big_sig2, 3'd0};
+  assign big_ext = {1'b0, big_sig2, 3'd0};
   // |big| >= |small| keeps the difference non-negative; the sum fits 28 bits.
-  assign sum2 = subtract2 ? big_ext - small_aligned : big_ext + small_aligned;
+  // One adder for both: big + ~small + 1 is the difference. (Two adders and
+  // a mux, as "sub ? a - b : a + b" maps, cost twice the carry chain.)
+  assign sum2 = big_ext + (small_aligned ^ {28{subtract2}}) + 28'(subtract2);
 
   logic [1:0]  special3;
   logic        special_sign3, big_sign3;
@@ -141,17 +144,15 @@ module ftpu_fp32_add #(
       special_sign3 <= special_sign2;
       big_sign3     <= big_sign2;
       big_exp3      <= big_exp2;
-      sum3          <= sum2[27:0];
+      sum3          <= sum2;
     end
   end else begin : g_pass2
     assign special3      = special2;
     assign special_sign3 = special_sign2;
     assign big_sign3     = big_sign2;
     assign big_exp3      = big_exp2;
-    assign sum3          = sum2[27:0];
+    assign sum3          = sum2;
   end
-  logic unused_sum;
-  assign unused_sum = ^sum2[31:28];
 
   // ---- 3: normalize ----------------------------------------------------------
   // Leading one of sum3[27:2] to bit 31: zeros == 0 is a carry out, 1 is
@@ -214,6 +215,12 @@ module ftpu_fp32_add #(
   logic [30:0] rounded;
   assign rounded = {exp_out[7:0], frac4} + {30'd0, round_up4};
 
+  // exp_out lies in [-25, 255] (eb in [1, 254], zeros in [0, 26]): its sign
+  // bit and its low byte decide both ends without a comparator.
+  logic flush4, overflow4;
+  assign flush4    = exp_out[9] || (exp_out[7:0] == 8'd0);
+  assign overflow4 = !exp_out[9] && (exp_out[7:0] == 8'hFF);
+
   always_comb begin
     if (special4 == SpNan)
       s_o = 32'h7FC0_0000;
@@ -223,9 +230,9 @@ module ftpu_fp32_add #(
       s_o = {special_sign4, 31'd0};
     else if (sum_zero4)
       s_o = 32'd0;                             // x + (-x) = +0
-    else if (exp_out <= 10'sd0)
+    else if (flush4)
       s_o = {big_sign4, 31'd0};                // FTZ: signed zero
-    else if (exp_out >= 10'sd255)
+    else if (overflow4)
       s_o = {big_sign4, 8'hFF, 23'd0};
     else
       s_o = {big_sign4, rounded};
