@@ -71,20 +71,24 @@ $(eval $(call lanes_model,act_lanes,3,yes))
 $(eval $(call lanes_model,cvt_lanes,4,))
 $(eval $(call lanes_model,fmul_lanes,5,))
 
-# The systolic array at the sizes tests and benchmarks use: rows, cols, cuts.
+# The systolic array at the sizes tests and benchmarks use: rows, cols, cuts,
+# column skew (ftpu_systolic_array ColSkew) and a name suffix.
 define array_model
-array_$(1)x$(2)_TOP := ftpu_systolic_array
-array_$(1)x$(2)_SRCS := $(RTL_CORE)
-array_$(1)x$(2)_VFLAGS := -GRows=$(1) -GCols=$(2) -GAddCuts=$(3)
-array_$(1)x$(2)_SHIM := sim/array_shim.cpp
-array_$(1)x$(2)_SHIMFLAGS := -DFTPU_ROWS=$(1) -DFTPU_COLS=$(2) \
-	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(3))
+array_$(1)x$(2)$(5)_TOP := ftpu_systolic_array
+array_$(1)x$(2)$(5)_SRCS := $(RTL_CORE)
+array_$(1)x$(2)$(5)_VFLAGS := -GRows=$(1) -GCols=$(2) -GAddCuts=$(3) -GColSkew=$(4)
+array_$(1)x$(2)$(5)_SHIM := sim/array_shim.cpp
+array_$(1)x$(2)$(5)_SHIMFLAGS := -DFTPU_ROWS=$(1) -DFTPU_COLS=$(2) \
+	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(3)) -DFTPU_COL_SKEW=$(4)
 endef
-$(eval $(call array_model,16,16,$(SIM_ADD_CUTS)))
-$(eval $(call array_model,8,8,$(SIM_ADD_CUTS)))
-$(eval $(call array_model,4,6,$(BOARD_ADD_CUTS)))
+$(eval $(call array_model,16,16,$(SIM_ADD_CUTS),1,))
+$(eval $(call array_model,8,8,$(SIM_ADD_CUTS),1,))
+$(eval $(call array_model,4,6,$(BOARD_ADD_CUTS),1,))
+# The small boards' array: activations broadcast to all columns (ColSkew 0).
+$(eval $(call array_model,4,6,$(BOARD_ADD_CUTS),0,b))
 
-MODELS := mul_lanes add_lanes mac_lanes act_lanes cvt_lanes fmul_lanes array_16x16 array_8x8 array_4x6
+MODELS := mul_lanes add_lanes mac_lanes act_lanes cvt_lanes fmul_lanes array_16x16 array_8x8 \
+	array_4x6 array_4x6b
 
 # The link layer: receiver and transmitter side by side (sim/tops/), with a
 # receive buffer that holds two largest frames.
@@ -250,7 +254,7 @@ sim: $(VRUNTIME) $(foreach m,$(MODELS),$(call model_lib,$(m)) $(call model_shim,
 test_mul_MODELS := mul_lanes
 test_add_MODELS := add_lanes
 test_mac_MODELS := mac_lanes
-test_array_MODELS := array_16x16 array_4x6
+test_array_MODELS := array_16x16 array_4x6 array_4x6b
 bench_sim_speed_MODELS := array_16x16 array_8x8
 array_demo_MODELS := device_16 device_4p
 test_link_rtl_MODELS := link_loop

@@ -55,6 +55,7 @@ module ftpu_top #(
   parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes,   // 1 or 4
   parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,     // docs/core.md, In order
   parameter int          ActLanes    = ftpu_pkg::DEFAULT_ActLanes,    // 0: one per column
+  parameter int          ColSkew     = ftpu_pkg::DEFAULT_ColSkew,  // 0: activations reach every column at once
   parameter int unsigned ControlCore = 1,
   parameter              RomInit     = "",    // the firmware ROM image (ControlCore)
   parameter int          RomWords    = 2048,  // 8 KiB boot ROM
@@ -140,7 +141,7 @@ module ftpu_top #(
   ftpu_core #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .InFlight(InFlight),
-    .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes),
+    .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew),
     .LinkBytes(LinkBytes), .MaxPayload(MaxPayload)
   ) u_core (
     .clk_i,

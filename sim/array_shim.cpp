@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // array_shim.cpp - ftpu_sim over a Verilated ftpu_systolic_array.
 // Compiled once per array size with FTPU_MODEL, FTPU_VCLASS, FTPU_VHEADER,
-// FTPU_ROWS, FTPU_COLS and FTPU_ROW_DELAY (the Verilated class does not
-// expose parameters).
+// FTPU_ROWS, FTPU_COLS, FTPU_ROW_DELAY and FTPU_COL_SKEW (the Verilated
+// class does not expose parameters).
 #include <new>
 
 #include "sim_model.hpp"
@@ -11,7 +11,7 @@
 namespace {
 
 constexpr unsigned kRows = FTPU_ROWS, kCols = FTPU_COLS;
-constexpr unsigned kRowDelay = FTPU_ROW_DELAY;
+constexpr unsigned kRowDelay = FTPU_ROW_DELAY, kColSkew = FTPU_COL_SKEW;
 constexpr unsigned kWords16(unsigned n) { return (n * 16 + 31) / 32; }
 
 struct Array : ftpu::Model<FTPU_VCLASS> {
@@ -21,7 +21,7 @@ struct Array : ftpu::Model<FTPU_VCLASS> {
 		d->cols = kCols;
 		d->row_delay = kRowDelay;
 		// ftpu_systolic_array's Latency
-		d->latency = kRows * kRowDelay + kCols + 1;
+		d->latency = kRows * kRowDelay + kColSkew * (kCols - 1) + 2;
 		return true;
 	}
 

@@ -30,6 +30,7 @@ struct ftpu_sim *ftpu_sim_open_fmul_lanes(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_16x16(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_8x8(const char *trace_path);
 struct ftpu_sim *ftpu_sim_open_array_4x6(const char *trace_path);
+struct ftpu_sim *ftpu_sim_open_array_4x6b(const char *trace_path);
 
 /* Finishes the trace file, if any, and frees the model. NULL is a no-op. */
 void ftpu_sim_close(struct ftpu_sim *sim);

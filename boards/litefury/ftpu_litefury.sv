@@ -22,6 +22,7 @@ module ftpu_litefury #(
   parameter int unsigned VectorUnit  = ftpu_pkg::LITEFURY_VectorUnit,
   parameter int unsigned InOrder     = ftpu_pkg::LITEFURY_InOrder,
   parameter int          ActLanes    = ftpu_pkg::LITEFURY_ActLanes,
+  parameter int          ColSkew     = ftpu_pkg::LITEFURY_ColSkew,
   parameter int          LinkBytes   = ftpu_pkg::LITEFURY_LinkBytes
 ) (
   input  logic       pcie_refclk_p,
@@ -114,7 +115,7 @@ module ftpu_litefury #(
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .LinkBytes(LinkBytes), .InFlight(InFlight),
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .InFlight(InFlight),
     .ControlCore(1), .RomInit("embedded")  // the firmware, in the design
   ) u_device (
     .clk_i       (aclk),

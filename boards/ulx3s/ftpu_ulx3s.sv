@@ -18,6 +18,7 @@ module ftpu_ulx3s #(
   parameter int unsigned VectorUnit  = ftpu_pkg::ULX3S_VectorUnit,
   parameter int unsigned InOrder     = ftpu_pkg::ULX3S_InOrder,
   parameter int          ActLanes    = ftpu_pkg::ULX3S_ActLanes,
+  parameter int          ColSkew     = ftpu_pkg::ULX3S_ColSkew,
   parameter int          LinkBytes   = ftpu_pkg::ULX3S_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ULX3S_Baud
 ) (
@@ -69,7 +70,7 @@ module ftpu_ulx3s #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_i     (clk),
     .rst_ni    (rst_n),

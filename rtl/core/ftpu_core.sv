@@ -33,6 +33,7 @@ module ftpu_core #(
   parameter int unsigned VectorUnit  = ftpu_pkg::DEFAULT_VectorUnit,
   parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,
   parameter int          ActLanes    = ftpu_pkg::DEFAULT_ActLanes,  // 0: N
+  parameter int          ColSkew     = ftpu_pkg::DEFAULT_ColSkew,  // 0: activations reach every column at once
   parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes, // 1 or 4
   parameter int          MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
   localparam int UbAw   = $clog2(UbVectors),
@@ -115,8 +116,8 @@ module ftpu_core #(
   logic [VW*N*32-1:0] acc_qx, acc_q2, acc_q3;
 
   ftpu_matrix_unit #(
-    .Rows(N), .Cols(N), .AddCuts(AddCuts), .UbAddrW(UbAw), .AccAddrW(AccAw),
-    .WmAddrW(WmAw), .InFlight(InFlight)
+    .Rows(N), .Cols(N), .AddCuts(AddCuts), .ColSkew(ColSkew), .UbAddrW(UbAw),
+    .AccAddrW(AccAw), .WmAddrW(WmAw), .InFlight(InFlight)
   ) u_matrix (
     .clk_i,
     .rst_ni,

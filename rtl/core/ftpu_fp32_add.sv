@@ -216,10 +216,10 @@ module ftpu_fp32_add #(
   assign rounded = {exp_out[7:0], frac4} + {30'd0, round_up4};
 
   // exp_out lies in [-25, 255] (eb in [1, 254], zeros in [0, 26]): its sign
-  // bit and its low byte decide both ends without a comparator.
+  // bit and its low bits decide both ends without a comparator.
   logic flush4, overflow4;
-  assign flush4    = exp_out[9] || (exp_out[7:0] == 8'd0);
-  assign overflow4 = !exp_out[9] && (exp_out[7:0] == 8'hFF);
+  assign flush4    = exp_out[9] || (exp_out[8:0] == 9'd0);
+  assign overflow4 = !exp_out[9] && (exp_out[8] || exp_out[7:0] == 8'hFF);
 
   always_comb begin
     if (special4 == SpNan)

@@ -69,6 +69,7 @@ module ftpu_matrix_unit #(
   parameter int Rows = 16,
   parameter int Cols = 16,
   parameter int unsigned AddCuts = 32'b000,  // see ftpu_pe
+  parameter int ColSkew = 1,                // see ftpu_systolic_array
   parameter int UbAddrW = 12,
   parameter int AccAddrW = 12,
   parameter int WmAddrW = 14,
@@ -166,7 +167,9 @@ module ftpu_matrix_unit #(
   logic               arr_out_valid;
   logic [Cols*32-1:0] arr_out_psum;
 
-  ftpu_systolic_array #(.Rows(Rows), .Cols(Cols), .AddCuts(AddCuts)) u_array (
+  ftpu_systolic_array #(
+    .Rows(Rows), .Cols(Cols), .AddCuts(AddCuts), .ColSkew(ColSkew)
+  ) u_array (
     .clk_i,
     .rst_ni,
     .in_valid_i  (p_valid_q),

@@ -13,11 +13,16 @@
 // where RowDelay = 1 + popcount(AddCuts). The PE below needs this sum one
 // cycle after its own act_q, so its activation must arrive RowDelay cycles
 // after ours: the array's input skew is RowDelay cycles per row.
+//
+// Without ActReg, act_q and sel_q are the inputs themselves: the array then
+// registers each row's activation once for all its columns (ColSkew 0),
+// which on the small FPGAs saves a flip-flop and the LUT it occupies per bit.
 module ftpu_pe #(
   // Pipeline registers inside the fp32 adder (ftpu_fp32_add, a 3-bit
   // mask); the default cuts it into four steps so that the iCE40UP5K meets
   // its clock target (docs/synth.md).
-  parameter int unsigned AddCuts = 32'b111
+  parameter int unsigned AddCuts = 32'b111,
+  parameter bit          ActReg  = 1'b1
 ) (
   input  logic        clk_i,
   // activation from the left, passed on to the right one cycle later
@@ -37,9 +42,14 @@ module ftpu_pe #(
   logic        sel_q;
   logic [31:0] prod_d, prod_q, psum_d, psum_q;
 
-  always_ff @(posedge clk_i) begin
-    act_q <= act_i;
-    sel_q <= sel_i;
+  if (ActReg) begin : g_act_reg
+    always_ff @(posedge clk_i) begin
+      act_q <= act_i;
+      sel_q <= sel_i;
+    end
+  end else begin : g_act_wire
+    assign act_q = act_i;
+    assign sel_q = sel_i;
   end
 
   always_ff @(posedge clk_i) begin

@@ -17,7 +17,7 @@
 #include "numeric.h"
 
 struct fixture {
-	struct ftpu_sim *a16, *a4x6;
+	struct ftpu_sim *a16, *a4x6, *a4x6b; /* a4x6b: ColSkew 0 (broadcast) */
 };
 
 static struct ftpu_sim *open_traced(struct ftpu_sim *(*open)(const char *),
@@ -36,8 +36,9 @@ static int setup(void **state)
 	static struct fixture fx;
 	fx.a16 = open_traced(ftpu_sim_open_array_16x16, "16x16");
 	fx.a4x6 = open_traced(ftpu_sim_open_array_4x6, "4x6");
+	fx.a4x6b = open_traced(ftpu_sim_open_array_4x6b, "4x6b");
 	*state = &fx;
-	return fx.a16 && fx.a4x6 ? 0 : -1;
+	return fx.a16 && fx.a4x6 && fx.a4x6b ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -45,6 +46,7 @@ static int teardown(void **state)
 	struct fixture *fx = *state;
 	ftpu_sim_close(fx->a16);
 	ftpu_sim_close(fx->a4x6);
+	ftpu_sim_close(fx->a4x6b);
 	return 0;
 }
 
@@ -106,18 +108,21 @@ static void test_array_ragged_shapes_4x6(void **state)
 	static const size_t shapes[][3] = {
 		{ 1, 1, 1 }, { 7, 9, 13 }, { 4, 6, 6 }, { 30, 17, 19 }, { 2, 41, 5 },
 	};
-	check_shapes(((struct fixture *)*state)->a4x6, shapes, sizeof(shapes) / sizeof(shapes[0]));
+	struct fixture *fx = *state;
+	check_shapes(fx->a4x6, shapes, sizeof(shapes) / sizeof(shapes[0]));
+	check_shapes(fx->a4x6b, shapes, sizeof(shapes) / sizeof(shapes[0]));
 }
 
-/* Random shapes up to a few tiles each way, accumulating or not, on both
- * arrays (the 4x6 one pipelined as on boards). FTPU_FULL runs ten times more. */
+/* Random shapes up to a few tiles each way, accumulating or not, on all
+ * three arrays (the 4x6 ones pipelined as on boards, one of them with its
+ * activations broadcast). FTPU_FULL runs ten times more. */
 static void test_array_random_shapes(void **state)
 {
 	struct fixture *fx = *state;
 	struct rng r = { ftpu_test_seed() ^ 0xA11 };
 	int n = ftpu_test_full() ? 400 : 40;
 	for (int i = 0; i < n; i++) {
-		struct ftpu_sim *sim = (i & 1) ? fx->a4x6 : fx->a16;
+		struct ftpu_sim *sim = (i % 3 == 1) ? fx->a4x6 : (i % 3 == 2) ? fx->a4x6b : fx->a16;
 		size_t M = 1 + rng_below(&r, 70), K = 1 + rng_below(&r, 70);
 		size_t N = 1 + rng_below(&r, 70);
 		run_case(sim, M, K, N, rng_below(&r, 2), 20, rng_next(&r));
@@ -132,6 +137,7 @@ static void test_array_special_values(void **state)
 	run_case(fx->a16, 20, 40, 20, true, 250, ftpu_test_seed() ^ 0x77);
 	run_case(fx->a4x6, 9, 11, 13, false, 250, ftpu_test_seed() ^ 0x78);
 	run_case(fx->a4x6, 9, 11, 13, true, 1000, ftpu_test_seed() ^ 0x79);
+	run_case(fx->a4x6b, 9, 11, 13, true, 1000, ftpu_test_seed() ^ 0x7A);
 }
 
 /* Adding padding rows must not turn a -0 accumulator into +0. */
@@ -191,6 +197,7 @@ static void test_array_cycles_match_schedule(void **state)
 	};
 	check_cycles(fx->a16, s16, sizeof(s16) / sizeof(s16[0]));
 	check_cycles(fx->a4x6, s4x6, sizeof(s4x6) / sizeof(s4x6[0]));
+	check_cycles(fx->a4x6b, s4x6, sizeof(s4x6) / sizeof(s4x6[0]));
 }
 
 /* One n-tile with few rows: the next k-fold must wait for its partial sums;
