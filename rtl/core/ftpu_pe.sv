@@ -25,7 +25,8 @@ module ftpu_pe #(
   parameter bit          ActReg  = 1'b1
 ) (
   input  logic        clk_i,
-  // activation from the left, passed on to the right one cycle later
+  // activation from the left, passed on to the right one cycle later (the
+  // same cycle without ActReg)
   input  logic [15:0] act_i,
   input  logic        sel_i,
   output logic [15:0] act_o,
