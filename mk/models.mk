@@ -119,7 +119,7 @@ matrix_unit_16_VFLAGS := -GN=16 -GAddCuts=$(SIM_ADD_CUTS) -GUbAddrW=$(MU_UB_ADDR
 	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
 matrix_unit_16_SHIM := sim/matrix_unit_shim.cpp
 matrix_unit_16_SHIMFLAGS := -DFTPU_N=16 \
-	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(SIM_ADD_CUTS)) \
+	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(SIM_ADD_CUTS)) -DFTPU_COL_SKEW=1 \
 	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
 	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
 MODELS += matrix_unit_16
@@ -133,10 +133,26 @@ matrix_unit_4p_VFLAGS := -GN=4 -GAddCuts=$(BOARD_ADD_CUTS) -GUbAddrW=$(MU_UB_ADD
 	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W) -GInFlight=8
 matrix_unit_4p_SHIM := sim/matrix_unit_shim.cpp
 matrix_unit_4p_SHIMFLAGS := -DFTPU_N=4 \
-	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(BOARD_ADD_CUTS)) \
+	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(BOARD_ADD_CUTS)) -DFTPU_COL_SKEW=1 \
 	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
 	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
 MODELS += matrix_unit_4p
+
+# The Tang Nano 20K's matrix unit ([device.tangnano20k]): 4x4, one adder cut
+# (RowDelay 2), activations broadcast (ColSkew 0), its in-flight entries.
+TN_ADD_CUTS := $(call spec_param,tangnano20k,AddCuts)
+TN_COL_SKEW := $(call spec_param,tangnano20k,ColSkew)
+matrix_unit_4t_TOP := ftpu_matrix_unit_tb
+matrix_unit_4t_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
+matrix_unit_4t_VFLAGS := -GN=$(call spec_param,tangnano20k,N) -GAddCuts=$(TN_ADD_CUTS) \
+	-GColSkew=$(TN_COL_SKEW) -GInFlight=$(call spec_param,tangnano20k,InFlight) \
+	-GUbAddrW=$(MU_UB_ADDR_W) -GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
+matrix_unit_4t_SHIM := sim/matrix_unit_shim.cpp
+matrix_unit_4t_SHIMFLAGS := -DFTPU_N=$(call spec_param,tangnano20k,N) \
+	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(TN_ADD_CUTS)) -DFTPU_COL_SKEW=$(TN_COL_SKEW) \
+	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
+	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
+MODELS += matrix_unit_4t
 
 
 # The control plane (rtl/core/ftpu_control.sv) as its own top, with INFO
@@ -260,7 +276,7 @@ array_demo_MODELS := device_16 device_4p
 test_link_rtl_MODELS := link_loop
 test_link_rtl_w4_MODELS := link_loop_w4
 test_assert_MODELS := link_loop
-test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p
+test_matrix_unit_MODELS := matrix_unit_16 matrix_unit_4p matrix_unit_4t
 test_activate_MODELS := act_lanes
 test_f32_to_bf16_MODELS := cvt_lanes
 test_fmul_MODELS := fmul_lanes

@@ -159,6 +159,9 @@ bool ftpu_sim_link_get_stats(const struct ftpu_sim *sim,
 struct ftpu_sim *ftpu_sim_open_matrix_unit_16(const char *trace_path);
 /* 4x4 array at the boards' pipeline depth (AddCuts 7, RowDelay 4). */
 struct ftpu_sim *ftpu_sim_open_matrix_unit_4p(const char *trace_path);
+/* The Tang Nano 20K's ([device.tangnano20k]): 4x4, RowDelay 2, activations
+ * broadcast (ColSkew 0). */
+struct ftpu_sim *ftpu_sim_open_matrix_unit_4t(const char *trace_path);
 
 struct ftpu_mu_dims {
 	unsigned n;           /* the array is n x n */

@@ -2,9 +2,9 @@
 // matrix_unit_shim.cpp - ftpu_sim over a Verilated ftpu_matrix_unit_tb
 // (sim/tops/): backdoor memory access, a command queue offered in order,
 // and a run loop that counts the unit's performance events. Compiled with
-// FTPU_MODEL, FTPU_VCLASS, FTPU_VHEADER, FTPU_N, FTPU_ROW_DELAY and the
-// address widths FTPU_UB_ADDR_W, FTPU_WM_ADDR_W, FTPU_ACC_ADDR_W (the
-// Verilated class does not expose parameters).
+// FTPU_MODEL, FTPU_VCLASS, FTPU_VHEADER, FTPU_N, FTPU_ROW_DELAY,
+// FTPU_COL_SKEW and the address widths FTPU_UB_ADDR_W, FTPU_WM_ADDR_W,
+// FTPU_ACC_ADDR_W (the Verilated class does not expose parameters).
 #include <deque>
 #include <new>
 
@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr unsigned kN = FTPU_N, kRowDelay = FTPU_ROW_DELAY;
+constexpr unsigned kN = FTPU_N, kRowDelay = FTPU_ROW_DELAY, kColSkew = FTPU_COL_SKEW;
 constexpr unsigned kUb = 1u << FTPU_UB_ADDR_W, kWm = 1u << FTPU_WM_ADDR_W;
 constexpr unsigned kAcc = 1u << FTPU_ACC_ADDR_W;
 
@@ -24,7 +24,7 @@ struct MatrixUnit : ftpu::Model<FTPU_VCLASS> {
 	{
 		d->n = kN;
 		d->row_delay = kRowDelay;
-		d->latency = kN * kRowDelay + kN + 1; // ftpu_systolic_array's
+		d->latency = kN * kRowDelay + kColSkew * (kN - 1) + 2; // ftpu_systolic_array's
 		d->ub_vectors = kUb;
 		d->wm_rows = kWm;
 		d->acc_vectors = kAcc;

@@ -12,6 +12,7 @@
 module ftpu_matrix_unit_tb #(
   parameter int          N        = 16,
   parameter int unsigned AddCuts  = 32'b000,
+  parameter int          ColSkew  = 1,
   parameter int          UbAddrW  = 12,
   parameter int          WmAddrW  = 14,
   parameter int          AccAddrW = 12,
@@ -55,7 +56,7 @@ module ftpu_matrix_unit_tb #(
   logic [N*32-1:0] acc_mem [1 << AccAddrW];
 
   ftpu_matrix_unit #(
-    .Rows(N), .Cols(N), .AddCuts(AddCuts),
+    .Rows(N), .Cols(N), .AddCuts(AddCuts), .ColSkew(ColSkew),
     .UbAddrW(UbAddrW), .AccAddrW(AccAddrW), .WmAddrW(WmAddrW),
     .InFlight(InFlight)
   ) u_unit (
