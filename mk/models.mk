@@ -113,46 +113,29 @@ MODELS += link_loop_w4
 MU_UB_ADDR_W := 12
 MU_WM_ADDR_W := 14
 MU_ACC_ADDR_W := 12
-matrix_unit_16_TOP := ftpu_matrix_unit_tb
-matrix_unit_16_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
-matrix_unit_16_VFLAGS := -GN=16 -GAddCuts=$(SIM_ADD_CUTS) -GUbAddrW=$(MU_UB_ADDR_W) \
-	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
-matrix_unit_16_SHIM := sim/matrix_unit_shim.cpp
-matrix_unit_16_SHIMFLAGS := -DFTPU_N=16 \
-	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(SIM_ADD_CUTS)) -DFTPU_COL_SKEW=1 \
-	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
+# $(1) name suffix, $(2) N, $(3) AddCuts, $(4) ColSkew, $(5) InFlight.
+define matrix_unit_model
+matrix_unit_$(1)_TOP := ftpu_matrix_unit_tb
+matrix_unit_$(1)_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
+matrix_unit_$(1)_VFLAGS := -GN=$(2) -GAddCuts=$(3) -GColSkew=$(4) -GInFlight=$(5) \
+	-GUbAddrW=$(MU_UB_ADDR_W) -GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
+matrix_unit_$(1)_SHIM := sim/matrix_unit_shim.cpp
+matrix_unit_$(1)_SHIMFLAGS := -DFTPU_N=$(2) -DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(3)) \
+	-DFTPU_COL_SKEW=$(4) -DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
 	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
-MODELS += matrix_unit_16
+MODELS += matrix_unit_$(1)
+endef
+$(eval $(call matrix_unit_model,16,16,$(SIM_ADD_CUTS),1,4))
 
 # The same unit at the boards' pipeline depth (AddCuts 7, RowDelay 4) on a
 # 4x4 array: overlapping tile loads on distinct phases. Latency 21 cycles,
 # so stall-free MATMULs of 4 rows need 7 in-flight entries (InFlight 8).
-matrix_unit_4p_TOP := ftpu_matrix_unit_tb
-matrix_unit_4p_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
-matrix_unit_4p_VFLAGS := -GN=4 -GAddCuts=$(BOARD_ADD_CUTS) -GUbAddrW=$(MU_UB_ADDR_W) \
-	-GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W) -GInFlight=8
-matrix_unit_4p_SHIM := sim/matrix_unit_shim.cpp
-matrix_unit_4p_SHIMFLAGS := -DFTPU_N=4 \
-	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(BOARD_ADD_CUTS)) -DFTPU_COL_SKEW=1 \
-	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
-	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
-MODELS += matrix_unit_4p
+$(eval $(call matrix_unit_model,4p,4,$(BOARD_ADD_CUTS),1,8))
 
 # The Tang Nano 20K's matrix unit ([device.tangnano20k]): 4x4, one adder cut
 # (RowDelay 2), activations broadcast (ColSkew 0), its in-flight entries.
-TN_ADD_CUTS := $(call spec_param,tangnano20k,AddCuts)
-TN_COL_SKEW := $(call spec_param,tangnano20k,ColSkew)
-matrix_unit_4t_TOP := ftpu_matrix_unit_tb
-matrix_unit_4t_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
-matrix_unit_4t_VFLAGS := -GN=$(call spec_param,tangnano20k,N) -GAddCuts=$(TN_ADD_CUTS) \
-	-GColSkew=$(TN_COL_SKEW) -GInFlight=$(call spec_param,tangnano20k,InFlight) \
-	-GUbAddrW=$(MU_UB_ADDR_W) -GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
-matrix_unit_4t_SHIM := sim/matrix_unit_shim.cpp
-matrix_unit_4t_SHIMFLAGS := -DFTPU_N=$(call spec_param,tangnano20k,N) \
-	-DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(TN_ADD_CUTS)) -DFTPU_COL_SKEW=$(TN_COL_SKEW) \
-	-DFTPU_UB_ADDR_W=$(MU_UB_ADDR_W) -DFTPU_WM_ADDR_W=$(MU_WM_ADDR_W) \
-	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
-MODELS += matrix_unit_4t
+tn_param = $(call spec_param,tangnano20k,$(1))
+$(eval $(call matrix_unit_model,4t,$(call tn_param,N),$(call tn_param,AddCuts),$(call tn_param,ColSkew),$(call tn_param,InFlight)))
 
 
 # The control plane (rtl/core/ftpu_control.sv) as its own top, with INFO
