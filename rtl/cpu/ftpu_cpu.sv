@@ -124,8 +124,13 @@ module ftpu_cpu #(
   assign bad = !(sel_rom && !we) && !sel_ram && !sel_reg && !sel_mbox && !sel_sys && !sel_ext;
 
   // An access acts (reads or writes its target) in one cycle, the first it
-  // can, and is ready in the next. EXT devices answer by themselves.
+  // can, and is ready in the next. EXT devices answer by themselves. What
+  // the access selected is kept from the cycle it acts: its ready, fault
+  // and read data then come from registers, not from the address, which
+  // keeps the core's adder out of the paths into its register file
+  // (it was the longest path of the ULX3S 25F's whole device).
   logic acted_q, act, can_act, ext_wait_q, mbox_tx_ready;
+  logic rom_q, ram_q, bad_q;  // what the access that acted selected
   assign can_act = !(sel_mbox && we && !mbox_tx_ready) && !(sel_reg && !reg_gnt_i);
   assign act     = req && !sel_ext && !acted_q && can_act;
 
@@ -133,14 +138,17 @@ module ftpu_cpu #(
     if (!core_rst_n) begin
       acted_q    <= 1'b0;
       ext_wait_q <= 1'b0;
+      {rom_q, ram_q, bad_q} <= '0;
     end else begin
       acted_q    <= act;
       ext_wait_q <= ext_req_o && !ext_ready_i;
+      if (act) {rom_q, ram_q, bad_q} <= {sel_rom, sel_ram, bad};
     end
   end
 
-  assign ready = sel_ext ? ext_wait_q && ext_ready_i : acted_q;
-  assign err   = sel_ext ? ext_err_i : bad;
+  // acted_q follows a non-EXT access, ext_wait_q an EXT one: never both.
+  assign ready = acted_q || (ext_wait_q && ext_ready_i);
+  assign err   = acted_q ? bad_q : ext_err_i;
 
   // ---- memories ------------------------------------------------------------------
   logic [31:0] rom_rdata, ram_rdata;
@@ -230,9 +238,9 @@ module ftpu_cpu #(
   // The REG, MBOX and SYS read data are 0 unless they were read (their
   // protocol), so they are ORed; memories hold their last word.
   always_comb begin
-    if (sel_rom)      rdata = rom_rdata;
-    else if (sel_ram) rdata = ram_rdata;
-    else if (sel_ext) rdata = ext_rdata_i;
-    else              rdata = reg_rdata_i | mbox_rdata | sys_rdata;
+    if (ext_wait_q) rdata = ext_rdata_i;
+    else if (rom_q) rdata = rom_rdata;
+    else if (ram_q) rdata = ram_rdata;
+    else            rdata = reg_rdata_i | mbox_rdata | sys_rdata;
   end
 endmodule
