@@ -22,7 +22,7 @@ module ftpu_bf16_mul (
     logic       a_zero, b_zero, a_inf, b_inf, a_nan, b_nan;
     logic [15:0] sig;
     logic        carry;
-    logic [9:0]  exp_sum;
+    logic [9:0]  exp_sum;        // a_exp + b_exp, without the carry
     logic        underflow, overflow;
     logic [7:0]  p_exp;
     logic [22:0] p_frac;
@@ -44,11 +44,13 @@ module ftpu_bf16_mul (
     carry = sig[15];
 
     // Biased result exponent plus 127, kept wide enough for both range
-    // ends: exp_sum - 127 is the result's biased exponent.
-    exp_sum   = {2'b00, a_exp} + {2'b00, b_exp} + {9'd0, carry};
-    underflow = (exp_sum <= 10'd127);       // biased exponent <= 0
-    overflow  = (exp_sum >= 10'd382);       // biased exponent >= 255
-    p_exp     = 8'(exp_sum - 10'd127);
+    // ends: exp_sum + carry - 127 is the result's biased exponent. The
+    // carry comes last, out of the multiplier (a DSP on the FPGAs), so it
+    // only chooses between the two outcomes, computed beside the product.
+    exp_sum   = {2'b00, a_exp} + {2'b00, b_exp};
+    underflow = carry ? (exp_sum <= 10'd126) : (exp_sum <= 10'd127);  // biased exponent <= 0
+    overflow  = carry ? (exp_sum >= 10'd381) : (exp_sum >= 10'd382);  // biased exponent >= 255
+    p_exp     = carry ? 8'(exp_sum - 10'd126) : 8'(exp_sum - 10'd127);
     p_frac    = carry ? {sig[14:0], 8'd0} : {sig[13:0], 9'd0};
 
     if (a_nan || b_nan || (a_inf && b_zero) || (b_inf && a_zero))
