@@ -56,6 +56,7 @@ module ftpu_top #(
   parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,     // docs/core.md, In order
   parameter int          ActLanes    = ftpu_pkg::DEFAULT_ActLanes,    // 0: one per column
   parameter int          ColSkew     = ftpu_pkg::DEFAULT_ColSkew,  // 0: activations reach every column at once
+  parameter int          PipeRegs    = ftpu_pkg::DEFAULT_PipeRegs,  // 1: registers for the clock of large parts
   parameter int unsigned ControlCore = 1,
   parameter              RomInit     = "",    // the firmware ROM image (ControlCore)
   parameter int          RomWords    = 2048,  // 8 KiB boot ROM
@@ -142,7 +143,7 @@ module ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .InFlight(InFlight),
     .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew),
-    .LinkBytes(LinkBytes), .MaxPayload(MaxPayload)
+    .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .MaxPayload(MaxPayload)
   ) u_core (
     .clk_i,
     .rst_ni,
@@ -183,6 +184,29 @@ module ftpu_top #(
                      LinkBytes == 1 ? 3'd1 : 3'(in_count_i);
   assign bytes_out = out_valid_o && out_ready_i ? 3'(LinkBytes) : 3'd0;
 
+  // The counters' events, a cycle late with PipeRegs (all of them alike, so
+  // busy + idle still equals cycles): the control plane sits far from the
+  // units on a large part, and a stall that the matrix unit decides late in
+  // its cycle does not also cross the die and a 32-bit adder in it.
+  logic       cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr;
+  logic [2:0] cnt_bytes_in, cnt_bytes_out;
+  if (PipeRegs != 0) begin : g_events_q
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        {cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr} <= '0;
+        {cnt_bytes_in, cnt_bytes_out} <= '0;
+      end else begin
+        {cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr} <=
+            {core_busy, ev_mac, ev_wstall, ev_istall, ev_ostall, ev_instr};
+        {cnt_bytes_in, cnt_bytes_out} <= {bytes_in, bytes_out};
+      end
+    end
+  end else begin : g_events
+    assign {cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr} =
+        {core_busy, ev_mac, ev_wstall, ev_istall, ev_ostall, ev_instr};
+    assign {cnt_bytes_in, cnt_bytes_out} = {bytes_in, bytes_out};
+  end
+
   ftpu_control #(
     .Rows(N), .Cols(N), .UbVectors(UbVectors), .WeightTiles(WmRows / N),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
@@ -201,15 +225,15 @@ module ftpu_top #(
     .state_i          (prog_valid && state == 2'd0 ? 2'd1 : state),
     .free_words_i     (32'(credit)),
     .queued_words_i   (32'(IqWords) - 32'(credit)),
-    .ev_busy_i        (core_busy),
-    .ev_mac_i         (ev_mac),
-    .ev_weight_stall_i(ev_wstall),
-    .ev_input_stall_i (ev_istall),
-    .ev_output_stall_i(ev_ostall),
-    .ev_idle_i        (!core_busy),
-    .ev_bytes_in_i    (bytes_in),
-    .ev_bytes_out_i   (bytes_out),
-    .ev_instr_i       (ev_instr),
+    .ev_busy_i        (cnt_busy),
+    .ev_mac_i         (cnt_mac),
+    .ev_weight_stall_i(cnt_wstall),
+    .ev_input_stall_i (cnt_istall),
+    .ev_output_stall_i(cnt_ostall),
+    .ev_idle_i        (!cnt_busy),
+    .ev_bytes_in_i    (cnt_bytes_in),
+    .ev_bytes_out_i   (cnt_bytes_out),
+    .ev_instr_i       (cnt_instr),
     .fault_valid_i    (fault_valid),
     .fault_pc_i       (fault_pc),
     .fault_code_i     (fault_code),

@@ -27,6 +27,7 @@ DEVICE_PARAMS = [
     ("IqWords", "IQ_WORDS"), ("ClockHz", "CLOCK_HZ"), ("VectorUnit", "VECTOR_UNIT"),
     ("LinkBytes", "LINK_BYTES"), ("InOrder", "IN_ORDER"),
     ("ActLanes", "ACT_LANES"), ("ColSkew", "COL_SKEW"),
+    ("PipeRegs", "PIPE_REGS"),
 ]
 OPTIONAL_PARAMS = [("Baud", "BAUD")]
 
@@ -73,7 +74,7 @@ def devices(spec):
                 sys.exit(f"{SPEC}: device {name} has no {p}")
         if r["LinkBytes"] not in (1, 4):
             sys.exit(f"{SPEC}: device {name}: LinkBytes must be 1 or 4 (a byte or a word a cycle)")
-        for p in ("VectorUnit", "InOrder", "ColSkew"):
+        for p in ("VectorUnit", "InOrder", "ColSkew", "PipeRegs"):
             if r[p] not in (0, 1):
                 sys.exit(f"{SPEC}: device {name}: {p} must be 0 or 1")
         if r["ActLanes"] and (r["ActLanes"] > r["N"] or r["N"] % r["ActLanes"]):
@@ -375,12 +376,12 @@ def doc_tables(spec):
     t["docs/boards.md", "configurations"] = md_table(
         ["configuration", "N", "AddCuts (ROW_DELAY)", "UB vectors", "WM rows (tiles)", "ACC vectors",
          "BIAS vectors", "IQ words", "clock", "link bytes/cycle", "vector unit", "dispatch", "activation lanes",
-         "column skew", "what it is"],
+         "column skew", "extra pipeline registers (PipeRegs)", "what it is"],
         [(n, d["N"], f"{d['AddCuts']} ({d['RowDelay']})", d["UbVectors"],
           f"{d['WmRows']} ({d['WeightTiles']})", d["AccVectors"], d["BiasVectors"], d["IqWords"],
           f"{d['ClockHz'] / 1e6:g} MHz", d["LinkBytes"], "yes" if d["VectorUnit"] else "no",
           "in order" if d["InOrder"] else "overlapped", d["ActLanes"] or d["N"],
-          "systolic" if d["ColSkew"] else "broadcast", d["doc"])
+          "systolic" if d["ColSkew"] else "broadcast", "yes" if d["PipeRegs"] else "no", d["doc"])
          for n, d in devs.items()])
     return t
 

@@ -19,6 +19,7 @@ module ftpu_arty #(
   parameter int unsigned InOrder     = ftpu_pkg::ARTY_InOrder,
   parameter int          ActLanes    = ftpu_pkg::ARTY_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::ARTY_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::ARTY_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::ARTY_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ARTY_Baud
 ) (
@@ -40,7 +41,7 @@ module ftpu_arty #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_i     (clk_100mhz_i),
     .rst_ni    (rst_n),

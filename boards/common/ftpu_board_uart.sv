@@ -17,6 +17,7 @@ module ftpu_board_uart #(
   parameter int unsigned InOrder     = 0,
   parameter int          ActLanes    = 0,
   parameter int          ColSkew     = 1,
+  parameter int          PipeRegs    = 0,
   parameter int          LinkBytes   = 1,  // the UART PHY moves a byte
   parameter int unsigned Baud        = 3000000,
   // ftpu_top ControlCore: 1, the RV32I core's firmware answers CONTROL
@@ -68,7 +69,7 @@ module ftpu_board_uart #(
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .InFlight(InFlight), .ControlCore(ControlCore), .RomInit(RomInit)
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .InFlight(InFlight), .ControlCore(ControlCore), .RomInit(RomInit)
   ) u_device (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

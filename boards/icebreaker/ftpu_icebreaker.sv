@@ -27,6 +27,7 @@ module ftpu_icebreaker #(
   parameter int unsigned InOrder     = ftpu_pkg::ICEBREAKER_InOrder,
   parameter int          ActLanes    = ftpu_pkg::ICEBREAKER_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::ICEBREAKER_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::ICEBREAKER_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::ICEBREAKER_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ICEBREAKER_Baud
 ) (
@@ -74,7 +75,7 @@ module ftpu_icebreaker #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud),
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud),
     // The control core's ROM and RAM alone would take 48 of the UP5K's 30
     // block RAMs: the hardware state machine answers CONTROL frames here.
     .ControlCore(0), .RomInit("")

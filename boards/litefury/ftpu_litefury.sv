@@ -23,6 +23,7 @@ module ftpu_litefury #(
   parameter int unsigned InOrder     = ftpu_pkg::LITEFURY_InOrder,
   parameter int          ActLanes    = ftpu_pkg::LITEFURY_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::LITEFURY_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::LITEFURY_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::LITEFURY_LinkBytes
 ) (
   input  logic       pcie_refclk_p,
@@ -115,7 +116,7 @@ module ftpu_litefury #(
   ftpu_top #(
     .N(N), .AddCuts(AddCuts), .UbVectors(UbVectors), .WmRows(WmRows),
     .AccVectors(AccVectors), .BiasVectors(BiasVectors), .IqWords(IqWords),
-    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .InFlight(InFlight),
+    .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .InFlight(InFlight),
     .ControlCore(1), .RomInit("embedded")  // the firmware, in the design
   ) u_device (
     .clk_i       (aclk),

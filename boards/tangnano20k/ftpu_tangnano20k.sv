@@ -22,6 +22,7 @@ module ftpu_tangnano20k #(
   parameter int unsigned InOrder     = ftpu_pkg::TANGNANO20K_InOrder,
   parameter int          ActLanes    = ftpu_pkg::TANGNANO20K_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::TANGNANO20K_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::TANGNANO20K_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::TANGNANO20K_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::TANGNANO20K_Baud
 ) (
@@ -44,7 +45,7 @@ module ftpu_tangnano20k #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud), .ControlCore(0)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud), .ControlCore(0)
   ) u_board (
     .clk_i     (clk_27mhz_i),
     .rst_ni    (rst_n),

@@ -1,7 +1,8 @@
 # ULX3S: ECP5 LFE5U-<size>F-6BG381C, 25 MHz oscillator, UART over its FT231X.
 # The board comes with four sizes of ECP5; each is a board of its own here
 # (its own estimate, bitstream and build/boards/<board>/), all built from
-# this folder's top and pins at 33.3 MHz:
+# this folder's top and pins, each at its spec's ClockHz (the PLL's output,
+# boards/ulx3s/ftpu_ulx3s.sv), which nextpnr must meet:
 #   ulx3s      LFE5U-85F  8x8   spec/ftpu.toml [device.ulx3s]
 #   ulx3s_45f  LFE5U-45F  4x4   [device.ulx3s_45f] (half the weight memory)
 #   ulx3s_25f  LFE5U-25F  2x2   [device.ulx3s_25f]
@@ -20,13 +21,10 @@ $(1)_SPEC := $(5)
 $(1)_PARAMS := $$(SPEC_$(5)_PARAMS)
 $(1)_CONSTRAINTS := ulx3s.lpf
 $(1)_NEXTPNR = $$(NEXTPNR_ECP5) $(3) --package CABGA381
-$(1)_FREQ := $$(ULX3S_FREQ)
+$(1)_FREQ := $$(shell awk 'BEGIN { printf "%g", $$(SPEC_$(5)_ClockHz) / 1e6 }')
 $(1)_LOADER := ulx3s
 endef
 
-# 33.3 MHz from the PLL: at 50 MHz nextpnr routed the 4x4 device at 37.7
-# MHz; the 8x8 device reaches 35.9 (docs/boards.md).
-ULX3S_FREQ := 33.33
 # LUT4 (as many flip-flops), MULT18X18D, DP16KD of each die, as nextpnr
 # counts them (its report's "available").
 $(eval $(call ulx3s_board,ulx3s,LFE5U-85F,--85k,83640 83640 156 208,ulx3s))

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// ftpu_ulx3s: the device on a ULX3S (ECP5 LFE5U-85F). The 25 MHz oscillator
-// feeds the PLL (33.3 MHz: the 4x4 device routes at 37.7 MHz, short of 50);
+// ftpu_ulx3s: the device on a ULX3S (ECP5, any of its sizes). The 25 MHz
+// oscillator feeds the PLL, which makes the size's ClockHz (spec/ftpu.toml);
 // the host link is the FT231X as a UART at Baud (3 Mbaud, the FT231X's
-// fastest: 11.1 clocks per bit). LEDs 0-3: busy,
-// receiving, sending, line error. The PWR button resets the device.
+// fastest). LEDs 0-3: busy, receiving, sending, line error. The PWR button
+// resets the device.
 module ftpu_ulx3s #(
   // defaults: spec/ftpu.toml [device.ulx3s]
   parameter int          N           = ftpu_pkg::ULX3S_N,
@@ -19,6 +19,7 @@ module ftpu_ulx3s #(
   parameter int unsigned InOrder     = ftpu_pkg::ULX3S_InOrder,
   parameter int          ActLanes    = ftpu_pkg::ULX3S_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::ULX3S_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::ULX3S_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::ULX3S_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ULX3S_Baud
 ) (
@@ -31,12 +32,30 @@ module ftpu_ulx3s #(
   logic clk, locked, rst_n;
 
 `ifdef SYNTHESIS
-  // 25 MHz / CLKI_DIV * CLKFB_DIV = 33.3 MHz on CLKOP; VCO 33.3 * CLKOP_DIV = 600 MHz.
+  // The PLL's dividers for ClockHz (the spec's, one place): 25 MHz /
+  // CLKI_DIV * CLKFB_DIV = ClockHz (to the hertz) on CLKOP, VCO ClockHz *
+  // CLKOP_DIV = 600 MHz (the VCO's range is 400..800 MHz).
+  function automatic logic [23:0] pll_divs(input longint hz);
+    logic [23:0] r;
+    longint      out;
+    r = '0;
+    for (int i = 8; i >= 1; i--)    // the smallest dividers that fit win
+      for (int f = 32; f >= 1; f--) begin
+        out = 64'd25_000_000 * f / i;
+        if ((24 * i) % f == 0 && out >= hz - 1 && out <= hz + 1)
+          r = {i[7:0], f[7:0], 8'((24 * i) / f)};
+      end
+    pll_divs = r;  // 0: none, which fails the check below
+  endfunction
+  localparam logic [23:0] Divs = pll_divs(ClockHz);
+  if (Divs == '0) begin : g_no_pll_divs
+    $error("ftpu_ulx3s: no PLL dividers give ClockHz from 25 MHz with a 600 MHz VCO");
+  end
   EHXPLLL #(
-    .CLKI_DIV         (3),
-    .CLKFB_DIV        (4),
-    .CLKOP_DIV        (18),
-    .CLKOP_CPHASE     (17),
+    .CLKI_DIV         (int'(Divs[23:16])),
+    .CLKFB_DIV        (int'(Divs[15:8])),
+    .CLKOP_DIV        (int'(Divs[7:0])),
+    .CLKOP_CPHASE     (int'(Divs[7:0]) - 1),
     .CLKOP_ENABLE     ("ENABLED"),
     .FEEDBK_PATH      ("CLKOP"),
     .OUTDIVIDER_MUXA  ("DIVA")
@@ -70,7 +89,7 @@ module ftpu_ulx3s #(
   ftpu_board_uart #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_i     (clk),
     .rst_ni    (rst_n),

@@ -15,7 +15,8 @@
 // shared (ftpu_core arbitrates it; the matrix unit has priority), so a
 // request waits for acc_rd_gnt_i; data arrive the cycle after the grant and
 // the lanes' result Latency = popcount(AddCuts) cycles after that (after
-// the last chunk's, with fewer lanes), when it is written to UB. With
+// the last chunk's, with fewer lanes; one more with InReg, which registers
+// the ACC data before the lanes), when it is written to UB. With
 // fewer lanes a read is requested at most every N / Lanes cycles. The UB
 // write port gives this unit priority, so writes never wait. busy_o stays
 // high until the last UB write; the unit's ranges (acc_lo_o.., ub_lo_o..)
@@ -27,6 +28,10 @@ module ftpu_activate_unit #(
   parameter int          UbAddrW  = 12,
   parameter int          BiasAddrW = 8,
   parameter int          Lanes    = N,   // a divisor of N
+  // 1: the ACC data are registered before they enter the lanes (ftpu_core's
+  // PipeRegs): block RAM's clock-to-output then does not meet the adder's
+  // first step in one cycle (the ULX3S 45F's longest path without it).
+  parameter int unsigned InReg    = 0,
   localparam int Chunks = N / Lanes,
   localparam int ChW    = Chunks > 1 ? $clog2(Chunks) : 1
 ) (
@@ -82,6 +87,8 @@ module ftpu_activate_unit #(
   // ACC data arrive, the others from acc_buf on the cycles after. v_q[k]
   // and c_q[k]: a chunk entered the lanes k cycles ago, and which one.
   logic                 arrive_q;   // ACC data arrive this cycle
+  logic                 arrive;     // ... and are there for the lanes (acc_in)
+  logic [N*32-1:0]      acc_in;
   logic                 in_v;
   logic [ChW-1:0]       in_c;
   logic [Latency:0]     v_q;
@@ -91,6 +98,20 @@ module ftpu_activate_unit #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) arrive_q <= 1'b0;
     else         arrive_q <= rd_fire;
+  end
+  if (InReg != 0) begin : g_in_reg
+    logic            arrive_in_q;
+    logic [N*32-1:0] acc_in_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) arrive_in_q <= 1'b0;
+      else         arrive_in_q <= arrive_q;
+    end
+    always_ff @(posedge clk_i) if (arrive_q) acc_in_q <= acc_data_i;
+    assign arrive = arrive_in_q;
+    assign acc_in = acc_in_q;
+  end else begin : g_in_wire
+    assign arrive = arrive_q;
+    assign acc_in = acc_data_i;
   end
   assign v_q[0] = in_v;
   assign c_q[0] = in_c;
@@ -108,9 +129,9 @@ module ftpu_activate_unit #(
   logic [N*16-1:0]     ub_data;    // the whole vector, as written to UB
   logic                read_ok;    // a read's data would not meet a chunk still to feed
   if (Chunks == 1) begin : g_wide
-    assign in_v    = arrive_q;
+    assign in_v    = arrive;
     assign in_c    = '0;
-    assign acc_src = acc_data_i;
+    assign acc_src = acc_in;
     assign ub_data = y;
     assign read_ok = 1'b1;
   end else begin : g_serial
@@ -125,7 +146,7 @@ module ftpu_activate_unit #(
         next_c_q  <= '0;
         gap_q     <= '0;
       end else begin
-        if (arrive_q) begin
+        if (arrive) begin
           feeding_q <= 1'b1;
           next_c_q  <= ChW'(1);
         end else if (feeding_q) begin
@@ -136,12 +157,12 @@ module ftpu_activate_unit #(
       end
     end
     always_ff @(posedge clk_i) begin
-      if (arrive_q) acc_buf_q <= acc_data_i;
+      if (arrive) acc_buf_q <= acc_in;
       if (v_q[Latency] && !last_out) y_buf_q[Lanes*16*c_q[Latency] +: Lanes*16] <= y;
     end
-    assign in_v    = arrive_q || feeding_q;
-    assign in_c    = arrive_q ? '0 : next_c_q;
-    assign acc_src = arrive_q ? acc_data_i : acc_buf_q;
+    assign in_v    = arrive || feeding_q;
+    assign in_c    = arrive ? '0 : next_c_q;
+    assign acc_src = arrive ? acc_in : acc_buf_q;
     // the last chunk's results straight from the lanes, the others held
     assign ub_data = {y, y_buf_q};
     assign read_ok = gap_q == '0;

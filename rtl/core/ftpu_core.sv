@@ -34,6 +34,7 @@ module ftpu_core #(
   parameter int unsigned InOrder     = ftpu_pkg::DEFAULT_InOrder,
   parameter int          ActLanes    = ftpu_pkg::DEFAULT_ActLanes,  // 0: N
   parameter int          ColSkew     = ftpu_pkg::DEFAULT_ColSkew,  // 0: activations reach every column at once
+  parameter int          PipeRegs    = ftpu_pkg::DEFAULT_PipeRegs,  // 1: registers for the clock of large parts
   parameter int          LinkBytes   = ftpu_pkg::DEFAULT_LinkBytes, // 1 or 4
   parameter int          MaxPayload  = ftpu_pkg::LINK_MAX_PAYLOAD,
   localparam int UbAw   = $clog2(UbVectors),
@@ -161,7 +162,7 @@ module ftpu_core #(
 
   ftpu_activate_unit #(
     .N(N), .AddCuts(AddCuts), .AccAddrW(AccAw), .UbAddrW(UbAw), .BiasAddrW(BiasAw),
-    .Lanes(ActLanes == 0 ? N : ActLanes)
+    .Lanes(ActLanes == 0 ? N : ActLanes), .InReg(PipeRegs)
   ) u_activate (
     .clk_i,
     .rst_ni,
@@ -287,11 +288,28 @@ module ftpu_core #(
   end
 
   // ---- decoder, check, hazards --------------------------------------------
-  ftpu_core_decoder #(.N(N), .U8(VectorUnit), .WordLink(32'(LinkBytes >= 4))) u_decoder (
+  // With PipeRegs the decoder holds a complete instruction a cycle
+  // before it may dispatch, and the check's fault code and the hazards'
+  // range tests come from registers (docs/core.md, Dispatch): both depend
+  // only on the instruction and on state that changes when one dispatches.
+  logic [2:0] fault_chk;  // the fault code as dispatch sees it
+  if (PipeRegs != 0) begin : g_check_stage
+    logic [2:0] fault_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) fault_q <= '0;
+      else         fault_q <= fault;
+    end
+    assign fault_chk = fault_q;
+  end else begin : g_check_now
+    assign fault_chk = fault;
+  end
+
+  ftpu_core_decoder #(.N(N), .U8(VectorUnit), .WordLink(32'(LinkBytes >= 4)),
+                      .PipeRegs(PipeRegs)) u_decoder (
     .clk_i, .rst_ni, .soft_reset_i, .in_valid_i, .in_ready_o, .in_data_i,
     .op_o(op), .flags_o(fl), .n_o(n), .a_o(a), .b_o(b),
     .tile_cur_o(tile_cur), .tile_next_o(tile_next),
-    .fault_i(fault), .wait_i(wait_dep), .mu_ready_i(mu_cmd_ready), .mu_cmd_valid_o(mu_cmd_valid),
+    .fault_i(fault_chk), .wait_i(wait_dep), .mu_ready_i(mu_cmd_ready), .mu_cmd_valid_o(mu_cmd_valid),
     .dispatch_o(dispatch), .stall_o(dec_stall), .retire_o(retire),
     .vec_full_o(vec_full), .vec_mem_o(vec_mem), .vec_addr_o(vec_addr), .vec_data_o(vec_data),
     .vec_also_wm_o(vec_also_wm), .vec_wm_addr_o(vec_wm_addr),
@@ -316,7 +334,8 @@ module ftpu_core #(
     .fault_o    (fault)
   );
 
-  ftpu_core_hazards #(.InFlight(InFlight), .Rows(N), .VectorUnit(VectorUnit), .InOrder(InOrder))
+  ftpu_core_hazards #(.InFlight(InFlight), .Rows(N), .VectorUnit(VectorUnit), .InOrder(InOrder),
+                      .PipeRegs(PipeRegs))
       u_hazards (
     .clk_i,
     .rst_ni,

@@ -18,6 +18,9 @@ module ftpu_core_decoder #(
   // decoder waits for it, which keeps the memory ports' grants out of the
   // receive buffer's read path.
   parameter int unsigned WordLink = 1,
+  // 1: fault_i and wait_i are registered from the instruction (ftpu_core's
+  // PipeRegs): it may dispatch from its second cycle complete on.
+  parameter int unsigned PipeRegs = 0,
   localparam int WordW = $clog2(N + 1)
 ) (
   input  logic          clk_i,
@@ -143,7 +146,20 @@ module ftpu_core_decoder #(
 
   // The complete instruction this cycle: a fault, a dispatch or a wait.
   logic can_exec, x_fault, x_go;
-  assign can_exec       = c_q.exec && !c_q.flt && !c_q.vec_full && !soft_reset_i;
+  logic checked;  // fault_i and wait_i are the instruction's
+  if (PipeRegs != 0) begin : g_check_stage
+    // The instruction was complete in the cycle before too (nothing
+    // dispatched in between), so the registered checks are of it.
+    logic held_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) held_q <= 1'b0;
+      else         held_q <= c_q.exec && c_d.exec;
+    end
+    assign checked = held_q;
+  end else begin : g_check_now
+    assign checked = 1'b1;
+  end
+  assign can_exec       = c_q.exec && checked && !c_q.flt && !c_q.vec_full && !soft_reset_i;
   assign x_fault        = can_exec && fault_i != '0;
   assign mu_cmd_valid_o = can_exec && fault_i == '0 && !wait_i && (op == OpLoad || op == OpMatmul);
   assign x_go           = can_exec && fault_i == '0 && !wait_i &&

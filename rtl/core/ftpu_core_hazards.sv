@@ -40,6 +40,9 @@ module ftpu_core_hazards #(
   // core is not flattened (the boards' estimates, docs/boards.md).
   parameter int unsigned VectorUnit = ftpu_pkg::DEFAULT_VectorUnit,
   parameter int unsigned InOrder    = ftpu_pkg::DEFAULT_InOrder,
+  // 1: the range tests are registered (ftpu_core's PipeRegs); with the
+  // decoder's extra cycle they are the waiting instruction's.
+  parameter int unsigned PipeRegs = 0,
   localparam int SbDepth  = InFlight + 2,
   localparam int SbW      = $clog2(SbDepth)
 ) (
@@ -106,7 +109,7 @@ module ftpu_core_hazards #(
                   ? (act_busy_i || ou_busy_i || ev_busy_i || vu_busy_i) : !units_idle_o;
 
     logic unused_in_order;
-    assign unused_in_order = ^{mem_i, a_i, b_i, flags_i, w1_i, w2_i, vu_go_i, mu_loading_i,
+    assign unused_in_order = ^{PipeRegs, mem_i, a_i, b_i, flags_i, w1_i, w2_i, vu_go_i, mu_loading_i,
                                act_acc_lo_i, act_acc_hi_i, act_ub_lo_i, act_ub_hi_i, ou_acc_i,
                                ou_lo_i, ou_hi_i};
     `FTPU_ASSERT(a_rows_underflow, clk_i, rst_ni, !mu_acc_wr_i || rows_q != '0)
@@ -155,20 +158,20 @@ module ftpu_core_hazards #(
     assign empty = valid_q == '0;
 
     // Does a running MATMUL touch the instruction's UB / ACC rows?
-    logic sb_ub_a, sb_acc_a, sb_ub_u, sb_vec;
+    logic sb_ub_a_now, sb_acc_a_now, sb_ub_u_now, sb_vec_now;
     always_comb begin
-      sb_ub_a  = 1'b0;
-      sb_acc_a = 1'b0;
-      sb_ub_u  = 1'b0;
-      sb_vec   = 1'b0;
+      sb_ub_a_now  = 1'b0;
+      sb_acc_a_now = 1'b0;
+      sb_ub_u_now  = 1'b0;
+      sb_vec_now   = 1'b0;
       for (int e = 0; e < SbDepth; e++) begin
         if (valid_q[e]) begin
-          if (ov(ub_lo_q[e], ub_hi_q[e], a_lo, a_hi))   sb_ub_a  = 1'b1;
-          if (ov(acc_lo_q[e], acc_hi_q[e], a_lo, a_hi)) sb_acc_a = 1'b1;
-          if (ov(ub_lo_q[e], ub_hi_q[e], u_lo, u_hi))   sb_ub_u  = 1'b1;
+          if (ov(ub_lo_q[e], ub_hi_q[e], a_lo, a_hi))   sb_ub_a_now  = 1'b1;
+          if (ov(acc_lo_q[e], acc_hi_q[e], a_lo, a_hi)) sb_acc_a_now = 1'b1;
+          if (ov(ub_lo_q[e], ub_hi_q[e], u_lo, u_hi))   sb_ub_u_now  = 1'b1;
           if (ov(acc_lo_q[e], acc_hi_q[e], x_lo, x_hi) || ov(acc_lo_q[e], acc_hi_q[e], y_lo, y_hi) ||
               ov(acc_lo_q[e], acc_hi_q[e], z_lo, z_hi) || ov(acc_lo_q[e], acc_hi_q[e], d_lo, d_hi))
-            sb_vec = 1'b1;
+            sb_vec_now = 1'b1;
         end
       end
     end
@@ -203,15 +206,50 @@ module ftpu_core_hazards #(
     // (the unit touches ACC, and WM), LOAD_WEIGHTS off the WM rows a CONVERT
     // writes, a MATMUL off the unit's ACC rows (MATMUL reads UB and writes
     // ACC; its tiles are loaded by LOAD_WEIGHTS).
-    logic vu_beside, vu_acc_b;
-    assign vu_acc_b = ov(vx_lo_q, vx_hi_q, b_lo, b_hi) || ov(vy_lo_q, vy_hi_q, b_lo, b_hi) ||
-                      ov(vz_lo_q, vz_hi_q, b_lo, b_hi) || ov(vd_lo_q, vd_hi_q, b_lo, b_hi);
+    logic vu_beside, vu_acc_b_now, vu_wm_a_now;
+    assign vu_acc_b_now = ov(vx_lo_q, vx_hi_q, b_lo, b_hi) || ov(vy_lo_q, vy_hi_q, b_lo, b_hi) ||
+                          ov(vz_lo_q, vz_hi_q, b_lo, b_hi) || ov(vd_lo_q, vd_hi_q, b_lo, b_hi);
+    assign vu_wm_a_now  = ov(vw_lo_q, vw_hi_q, a_lo, a_lo + 18'(Rows));
+
+    // ---- the range tests, now or registered ----------------------------------------
+    // Each compares the instruction's ranges with those of what runs. These
+    // change only when an instruction dispatches (ranges are set when their
+    // unit starts; a scoreboard entry that retires can only end a hazard),
+    // so a test from the cycle before holds for an instruction that was
+    // complete then (the decoder's PipeRegs). Busy flags stay live.
+    typedef struct packed {
+      logic sb_ub_a, sb_acc_a, sb_ub_u, sb_vec;  // the scoreboard's MATMULs
+      logic act_ub_a, act_acc_a, act_acc_b;      // the activation unit's ranges
+      logic ou_a, ou_b, ou_u;                    // the output unit's range
+      logic vu_acc_b, vu_wm_a;                   // the vector unit's rows
+    } rng_t;
+    rng_t rng_now, rng;
+    // in rng_t's field order
+    assign rng_now = {sb_ub_a_now, sb_acc_a_now, sb_ub_u_now, sb_vec_now,
+                      ov(act_ub_lo_i, act_ub_hi_i, a_lo, a_hi),
+                      ov(act_acc_lo_i, act_acc_hi_i, a_lo, a_hi),
+                      ov(act_acc_lo_i, act_acc_hi_i, b_lo, b_hi),
+                      ov(ou_lo_i, ou_hi_i, a_lo, a_hi), ov(ou_lo_i, ou_hi_i, b_lo, b_hi),
+                      ov(ou_lo_i, ou_hi_i, u_lo, u_hi),
+                      vu_acc_b_now, vu_wm_a_now};
+    if (PipeRegs != 0) begin : g_rng_q
+      rng_t rng_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) rng_q <= '0;
+        else         rng_q <= rng_now;
+      end
+      assign rng = rng_q;
+    end else begin : g_rng_now
+      assign rng = rng_now;
+    end
+    logic sb_ub_a, sb_acc_a, sb_ub_u, sb_vec;
+    assign {sb_ub_a, sb_acc_a, sb_ub_u, sb_vec} = {rng.sb_ub_a, rng.sb_acc_a, rng.sb_ub_u, rng.sb_vec};
+
     always_comb begin
       unique case (op_i)
         OpHostRead: vu_beside = (vu_vec_q || (vu_cvt_q && !also_wm)) && mem_i == MemUb;
-        OpLoad:     vu_beside = (vu_vec_q || vu_cvt_q) &&
-                                !ov(vw_lo_q, vw_hi_q, a_lo, a_lo + 18'(Rows));
-        OpMatmul:   vu_beside = (vu_vec_q || vu_cvt_q) && !vu_acc_b;
+        OpLoad:     vu_beside = (vu_vec_q || vu_cvt_q) && !rng.vu_wm_a;
+        OpMatmul:   vu_beside = (vu_vec_q || vu_cvt_q) && !rng.vu_acc_b;
         default:    vu_beside = 1'b0;
       endcase
     end
@@ -257,11 +295,11 @@ module ftpu_core_hazards #(
                           !vu_busy_i;
 
     logic act_ub_a, act_acc_a, ou_a, ou_b, ou_u;
-    assign act_ub_a  = act_busy_i && ov(act_ub_lo_i, act_ub_hi_i, a_lo, a_hi);
-    assign act_acc_a = act_busy_i && ov(act_acc_lo_i, act_acc_hi_i, a_lo, a_hi);
-    assign ou_a      = ou_busy_i && ov(ou_lo_i, ou_hi_i, a_lo, a_hi);
-    assign ou_b      = ou_busy_i && ov(ou_lo_i, ou_hi_i, b_lo, b_hi);
-    assign ou_u      = ou_busy_i && ov(ou_lo_i, ou_hi_i, u_lo, u_hi);
+    assign act_ub_a  = act_busy_i && rng.act_ub_a;
+    assign act_acc_a = act_busy_i && rng.act_acc_a;
+    assign ou_a      = ou_busy_i && rng.ou_a;
+    assign ou_b      = ou_busy_i && rng.ou_b;
+    assign ou_u      = ou_busy_i && rng.ou_u;
 
     // While the vector unit runs, only what may run beside it dispatches.
     logic wait_op;
@@ -280,8 +318,7 @@ module ftpu_core_hazards #(
           endcase
         end
         OpLoad:      wait_op = 1'b0;
-        OpMatmul:    wait_op = full || act_ub_a ||
-                              (act_busy_i && ov(act_acc_lo_i, act_acc_hi_i, b_lo, b_hi)) ||
+        OpMatmul:    wait_op = full || act_ub_a || (act_busy_i && rng.act_acc_b) ||
                               (ou_b && ou_acc_i);
         OpActivate:  wait_op = act_busy_i || sb_acc_a || sb_ub_u || (ou_u && !ou_acc_i);
         OpHostWrite: wait_op = ou_busy_i || ev_busy_i ||

@@ -18,6 +18,7 @@ module ftpu_icebreaker_tb #(
   parameter int unsigned InOrder     = ftpu_pkg::ICEBREAKER_InOrder,
   parameter int          ActLanes    = ftpu_pkg::ICEBREAKER_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::ICEBREAKER_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::ICEBREAKER_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::ICEBREAKER_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ICEBREAKER_Baud
 ) (
@@ -35,7 +36,7 @@ module ftpu_icebreaker_tb #(
   ftpu_icebreaker #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_12mhz_i  (clk_i),
     .uart_rx_i,

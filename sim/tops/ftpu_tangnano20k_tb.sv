@@ -19,6 +19,7 @@ module ftpu_tangnano20k_tb #(
   parameter int unsigned InOrder     = ftpu_pkg::TANGNANO20K_InOrder,
   parameter int          ActLanes    = ftpu_pkg::TANGNANO20K_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::TANGNANO20K_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::TANGNANO20K_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::TANGNANO20K_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::TANGNANO20K_Baud
 ) (
@@ -36,7 +37,7 @@ module ftpu_tangnano20k_tb #(
   ftpu_tangnano20k #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_27mhz_i (clk_i),
     .uart_rx_i,

@@ -21,6 +21,7 @@ module ftpu_ulx3s_tb #(
   parameter int unsigned InOrder     = ftpu_pkg::ULX3S_InOrder,
   parameter int          ActLanes    = ftpu_pkg::ULX3S_ActLanes,
   parameter int          ColSkew     = ftpu_pkg::ULX3S_ColSkew,
+  parameter int          PipeRegs    = ftpu_pkg::ULX3S_PipeRegs,
   parameter int          LinkBytes   = ftpu_pkg::ULX3S_LinkBytes,
   parameter int unsigned Baud        = ftpu_pkg::ULX3S_Baud
 ) (
@@ -38,7 +39,7 @@ module ftpu_ulx3s_tb #(
   ftpu_ulx3s #(
     .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
     .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .LinkBytes(LinkBytes), .Baud(Baud)
+    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud)
   ) u_board (
     .clk_25mhz_i (clk_i),
     .ftdi_txd_i  (uart_rx_i),
