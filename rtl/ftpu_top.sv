@@ -190,12 +190,22 @@ module ftpu_top #(
   // its cycle does not also cross the die and a 32-bit adder in it.
   logic       cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr;
   logic [2:0] cnt_bytes_in, cnt_bytes_out;
-  ftpu_delay #(.Width(12), .Depth(PipeRegs), .Reset(1'b1)) u_events_stage (
-    .clk_i, .rst_ni,
-    .d_i({core_busy, ev_mac, ev_wstall, ev_istall, ev_ostall, ev_instr, bytes_in, bytes_out}),
-    .q_o({cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr,
-          cnt_bytes_in, cnt_bytes_out})
-  );
+  if (PipeRegs != 0) begin : g_events_q
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        {cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr} <= '0;
+        {cnt_bytes_in, cnt_bytes_out} <= '0;
+      end else begin
+        {cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr} <=
+            {core_busy, ev_mac, ev_wstall, ev_istall, ev_ostall, ev_instr};
+        {cnt_bytes_in, cnt_bytes_out} <= {bytes_in, bytes_out};
+      end
+    end
+  end else begin : g_events
+    assign {cnt_busy, cnt_mac, cnt_wstall, cnt_istall, cnt_ostall, cnt_instr} =
+        {core_busy, ev_mac, ev_wstall, ev_istall, ev_ostall, ev_instr};
+    assign {cnt_bytes_in, cnt_bytes_out} = {bytes_in, bytes_out};
+  end
 
   ftpu_control #(
     .Rows(N), .Cols(N), .UbVectors(UbVectors), .WeightTiles(WmRows / N),

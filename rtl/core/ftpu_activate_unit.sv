@@ -99,13 +99,20 @@ module ftpu_activate_unit #(
     if (!rst_ni) arrive_q <= 1'b0;
     else         arrive_q <= rd_fire;
   end
-  // InReg: the data a cycle late, read in the cycle after they arrive.
-  ftpu_delay #(.Width(1), .Depth(InReg), .Reset(1'b1)) u_arrive_stage (
-    .clk_i, .rst_ni, .d_i(arrive_q), .q_o(arrive)
-  );
-  ftpu_delay #(.Width(N * 32), .Depth(InReg)) u_acc_stage (
-    .clk_i, .rst_ni, .d_i(acc_data_i), .q_o(acc_in)
-  );
+  if (InReg != 0) begin : g_in_reg
+    logic            arrive_in_q;
+    logic [N*32-1:0] acc_in_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) arrive_in_q <= 1'b0;
+      else         arrive_in_q <= arrive_q;
+    end
+    always_ff @(posedge clk_i) if (arrive_q) acc_in_q <= acc_data_i;
+    assign arrive = arrive_in_q;
+    assign acc_in = acc_in_q;
+  end else begin : g_in_wire
+    assign arrive = arrive_q;
+    assign acc_in = acc_data_i;
+  end
   assign v_q[0] = in_v;
   assign c_q[0] = in_c;
   for (genvar k = 1; k <= Latency; k++) begin : g_v_chain

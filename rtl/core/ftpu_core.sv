@@ -293,9 +293,16 @@ module ftpu_core #(
   // range tests come from registers (docs/core.md, Dispatch): both depend
   // only on the instruction and on state that changes when one dispatches.
   logic [2:0] fault_chk;  // the fault code as dispatch sees it
-  ftpu_delay #(.Width(3), .Depth(PipeRegs), .Reset(1'b1)) u_fault_stage (
-    .clk_i, .rst_ni, .d_i(fault), .q_o(fault_chk)
-  );
+  if (PipeRegs != 0) begin : g_check_stage
+    logic [2:0] fault_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) fault_q <= '0;
+      else         fault_q <= fault;
+    end
+    assign fault_chk = fault_q;
+  end else begin : g_check_now
+    assign fault_chk = fault;
+  end
 
   ftpu_core_decoder #(.N(N), .U8(VectorUnit), .WordLink(32'(LinkBytes >= 4)),
                       .PipeRegs(PipeRegs)) u_decoder (

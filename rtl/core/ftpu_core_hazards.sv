@@ -232,9 +232,16 @@ module ftpu_core_hazards #(
                       ov(ou_lo_i, ou_hi_i, a_lo, a_hi), ov(ou_lo_i, ou_hi_i, b_lo, b_hi),
                       ov(ou_lo_i, ou_hi_i, u_lo, u_hi),
                       vu_acc_b_now, vu_wm_a_now};
-    ftpu_delay #(.Width($bits(rng_now)), .Depth(PipeRegs), .Reset(1'b1)) u_rng_stage (
-      .clk_i, .rst_ni, .d_i(rng_now), .q_o(rng)
-    );
+    if (PipeRegs != 0) begin : g_rng_q
+      rng_t rng_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) rng_q <= '0;
+        else         rng_q <= rng_now;
+      end
+      assign rng = rng_q;
+    end else begin : g_rng_now
+      assign rng = rng_now;
+    end
     logic sb_ub_a, sb_acc_a, sb_ub_u, sb_vec;
     assign {sb_ub_a, sb_acc_a, sb_ub_u, sb_vec} = {rng.sb_ub_a, rng.sb_acc_a, rng.sb_ub_u, rng.sb_vec};
 
