@@ -113,11 +113,12 @@ MODELS += link_loop_w4
 MU_UB_ADDR_W := 12
 MU_WM_ADDR_W := 14
 MU_ACC_ADDR_W := 12
-# $(1) name suffix, $(2) N, $(3) AddCuts, $(4) ColSkew, $(5) InFlight.
+# $(1) name suffix, $(2) N, $(3) AddCuts, $(4) ColSkew, $(5) InFlight,
+# $(6) PipeRegs.
 define matrix_unit_model
 matrix_unit_$(1)_TOP := ftpu_matrix_unit_tb
 matrix_unit_$(1)_SRCS := $(RTL_CORE) sim/tops/ftpu_matrix_unit_tb.sv
-matrix_unit_$(1)_VFLAGS := -GN=$(2) -GAddCuts=$(3) -GColSkew=$(4) -GInFlight=$(5) \
+matrix_unit_$(1)_VFLAGS := -GN=$(2) -GAddCuts=$(3) -GColSkew=$(4) -GInFlight=$(5) -GPipeRegs=$(6) \
 	-GUbAddrW=$(MU_UB_ADDR_W) -GWmAddrW=$(MU_WM_ADDR_W) -GAccAddrW=$(MU_ACC_ADDR_W)
 matrix_unit_$(1)_SHIM := sim/matrix_unit_shim.cpp
 matrix_unit_$(1)_SHIMFLAGS := -DFTPU_N=$(2) -DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(3)) \
@@ -125,17 +126,18 @@ matrix_unit_$(1)_SHIMFLAGS := -DFTPU_N=$(2) -DFTPU_ROW_DELAY=$(SPEC_ROW_DELAY_$(
 	-DFTPU_ACC_ADDR_W=$(MU_ACC_ADDR_W)
 MODELS += matrix_unit_$(1)
 endef
-$(eval $(call matrix_unit_model,16,16,$(SIM_ADD_CUTS),1,4))
+$(eval $(call matrix_unit_model,16,16,$(SIM_ADD_CUTS),1,4,0))
 
 # The same unit at the boards' pipeline depth (AddCuts 7, RowDelay 4) on a
 # 4x4 array: overlapping tile loads on distinct phases. Latency 21 cycles,
 # so stall-free MATMULs of 4 rows need 7 in-flight entries (InFlight 8).
-$(eval $(call matrix_unit_model,4p,4,$(BOARD_ADD_CUTS),1,8))
+# PipeRegs 1 as on the ULX3S: the ACC hazard test a cycle ahead.
+$(eval $(call matrix_unit_model,4p,4,$(BOARD_ADD_CUTS),1,8,1))
 
 # The Tang Nano 20K's matrix unit ([device.tangnano20k]): 4x4, one adder cut
 # (RowDelay 2), activations broadcast (ColSkew 0), its in-flight entries.
 tn_param = $(call spec_param,tangnano20k,$(1))
-$(eval $(call matrix_unit_model,4t,$(call tn_param,N),$(call tn_param,AddCuts),$(call tn_param,ColSkew),$(call tn_param,InFlight)))
+$(eval $(call matrix_unit_model,4t,$(call tn_param,N),$(call tn_param,AddCuts),$(call tn_param,ColSkew),$(call tn_param,InFlight),$(call tn_param,PipeRegs)))
 
 
 # The control plane (rtl/core/ftpu_control.sv) as its own top, with INFO

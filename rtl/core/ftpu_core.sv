@@ -118,7 +118,8 @@ module ftpu_core #(
 
   ftpu_matrix_unit #(
     .Rows(N), .Cols(N), .AddCuts(AddCuts), .ColSkew(ColSkew), .UbAddrW(UbAw),
-    .AccAddrW(AccAw), .WmAddrW(WmAw), .InFlight(InFlight)
+    .AccAddrW(AccAw), .WmAddrW(WmAw), .InFlight(InFlight),
+    .PipeRegs(PipeRegs)
   ) u_matrix (
     .clk_i,
     .rst_ni,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+`include "ftpu_assert.svh"
 // ftpu_matrix_unit: the device's matrix unit. Owns an ftpu_systolic_array
 // and executes LOAD_WEIGHTS and MATMUL (docs/isa.md), already decoded and
 // range-checked upstream, against the weight memory (WM), the unified buffer
@@ -57,6 +58,11 @@
 //   result. An accumulating MATMUL issues row x only when no older entry
 //   holds x (input_stall_o); the read then follows the write by >= 1 cycle.
 //   Stall-free GEMMs need about (Latency + 3) / max(n, Rows) + 1 entries.
+//   With PipeRegs the test is made a cycle ahead, for each row the next
+//   cycle can bring (this row again, the next row, a new MATMUL's first),
+//   with this cycle's write-back counted, and the decision picks one: the
+//   same answer in the same cycle, but from a register, because the issue
+//   decision fans out to registers across the die.
 //
 // Performance events, one per cycle: mac_o (a vector enters the array:
 // Rows*Cols MACs), weight_stall_o (the streamer idles or waits because of
@@ -74,6 +80,7 @@ module ftpu_matrix_unit #(
   parameter int AccAddrW = 12,
   parameter int WmAddrW = 14,
   parameter int InFlight = 4,               // MATMULs with results pending
+  parameter int PipeRegs = 0,               // 1: the ACC hazard from a register
   localparam int RowIdxW = (Rows > 1) ? $clog2(Rows) : 1,
   localparam int EntW = (InFlight > 1) ? $clog2(InFlight) : 1,
   localparam int AccW1 = AccAddrW + 1,
@@ -191,16 +198,58 @@ module ftpu_matrix_unit #(
   logic [WmAddrW-1:0] sl_addr;
   logic ld_accept, mm_accept;
 
-  // Does an older in-flight MATMUL still owe ACC row st_acc_q?
+  // Does an in-flight entry other than `skip` (when skip_en) still owe ACC
+  // row r? With ret the oldest entry (hd) writes a row back in this cycle,
+  // so its first owed row is one higher (the test for the next cycle).
+  function automatic logic row_owed(input logic [AccW1-1:0] r,
+                                    input logic [InFlight-1:0] valid,
+                                    input logic [InFlight*AccW1-1:0] wptr,
+                                    input logic [InFlight*AccW1-1:0] last,
+                                    input logic skip_en, input logic [EntW-1:0] skip,
+                                    input logic ret, input logic [EntW-1:0] hd);
+    row_owed = 1'b0;
+    for (int e = 0; e < InFlight; e++) begin
+      if (valid[e] && !(skip_en && skip == EntW'(e)) &&
+          ((ret && hd == EntW'(e)) ? r > wptr[e*AccW1 +: AccW1]
+                                   : r >= wptr[e*AccW1 +: AccW1]) &&
+          r < last[e*AccW1 +: AccW1]) begin
+        row_owed = 1'b1;
+      end
+    end
+  endfunction
+
+  // Does an older in-flight MATMUL still owe ACC row st_acc_q? (Written
+  // out, not as row_owed: Yosys maps this form smaller on ECP5.)
+  logic hazard_now;
   always_comb begin
-    hazard = 1'b0;
+    hazard_now = 1'b0;
     for (int e = 0; e < InFlight; e++) begin
       if (ent_valid_q[e] && !(st_busy_q && st_ent_q == EntW'(e)) &&
           {1'b0, st_acc_q} >= ent_wptr_q[e*AccW1 +: AccW1] &&
           {1'b0, st_acc_q} < ent_end_q[e*AccW1 +: AccW1]) begin
-        hazard = 1'b1;
+        hazard_now = 1'b1;
       end
     end
+  end
+  if (PipeRegs != 0) begin : g_hazard_reg
+    // Next cycle's test: a new MATMUL (its entry is tl, not yet valid, and
+    // every valid entry is older), the next row, or this row again.
+    logic hz_new, hz_step, hz_stay, hazard_q;
+    assign hz_new  = row_owed({1'b0, cmd_acc_addr_i}, ent_valid_q, ent_wptr_q, ent_end_q,
+                              1'b0, st_ent_q, arr_out_valid, hd_q);
+    assign hz_step = row_owed({1'b0, AccAddrW'(st_acc_q + 1'b1)}, ent_valid_q, ent_wptr_q,
+                              ent_end_q, 1'b1, st_ent_q, arr_out_valid, hd_q);
+    assign hz_stay = row_owed({1'b0, st_acc_q}, ent_valid_q, ent_wptr_q, ent_end_q,
+                              1'b1, st_ent_q, arr_out_valid, hd_q);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) hazard_q <= 1'b0;
+      else hazard_q <= mm_accept ? hz_new : st_issue ? hz_step : hz_stay;
+    end
+    assign hazard = hazard_q;
+    `FTPU_ASSERT(a_hazard_ahead, clk_i, rst_ni,
+                 !(st_busy_q && st_accum_q) || hazard_q == hazard_now)
+  end else begin : g_hazard_now
+    assign hazard = hazard_now;
   end
 
   // Loader: the slot of this cycle's phase issues its next row; if it is

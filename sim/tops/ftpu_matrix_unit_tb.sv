@@ -16,7 +16,8 @@ module ftpu_matrix_unit_tb #(
   parameter int          UbAddrW  = 12,
   parameter int          WmAddrW  = 14,
   parameter int          AccAddrW = 12,
-  parameter int          InFlight = 4
+  parameter int          InFlight = 4,
+  parameter int          PipeRegs = 0
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -58,7 +59,7 @@ module ftpu_matrix_unit_tb #(
   ftpu_matrix_unit #(
     .Rows(N), .Cols(N), .AddCuts(AddCuts), .ColSkew(ColSkew),
     .UbAddrW(UbAddrW), .AccAddrW(AccAddrW), .WmAddrW(WmAddrW),
-    .InFlight(InFlight)
+    .InFlight(InFlight), .PipeRegs(PipeRegs)
   ) u_unit (
     .clk_i,
     .rst_ni,
