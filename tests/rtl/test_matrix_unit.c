@@ -362,8 +362,9 @@ static void test_matrix_unit_acc_hazard_waits(void **state)
  * rows, with short and long MATMULs, loads and swaps mixed in: the ACC
  * hazard must hold back exactly the rows still owed, also when an older
  * MATMUL's write-backs come with gaps (its own waits), which tiled GEMMs
- * never produce. Each MATMUL is checked against a shadow that runs the
- * commands one after another (ftpu_ref_gemm per MATMUL); with PipeRegs the
+ * never produce. After each stream every ACC row is checked against a
+ * shadow that ran the commands one after another (ftpu_ref_gemm per
+ * MATMUL, so a row read too early shows as a wrong sum); with PipeRegs the
  * model's a_hazard_ahead assertion also compares the registered hazard
  * with the test made in the cycle itself.
  */
