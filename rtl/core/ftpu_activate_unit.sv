@@ -15,8 +15,9 @@
 // shared (ftpu_core arbitrates it; the matrix unit has priority), so a
 // request waits for acc_rd_gnt_i; data arrive the cycle after the grant and
 // the lanes' result Latency = popcount(AddCuts) cycles after that (after
-// the last chunk's, with fewer lanes; one more with InReg, which registers
-// the ACC data before the lanes), when it is written to UB. With
+// the last chunk's, with fewer lanes), when it is written to UB; a cycle
+// more when the ACC data are registered before the lanes: with InReg, and
+// always with fewer lanes (their chunks come from a copy of the vector). With
 // fewer lanes a read is requested at most every N / Lanes cycles. The UB
 // write port gives this unit priority, so writes never wait. busy_o stays
 // high until the last UB write; the unit's ranges (acc_lo_o.., ub_lo_o..)
@@ -31,6 +32,7 @@ module ftpu_activate_unit #(
   // 1: the ACC data are registered before they enter the lanes (ftpu_core's
   // PipeRegs): block RAM's clock-to-output then does not meet the adder's
   // first step in one cycle (the ULX3S 45F's longest path without it).
+  // Fewer lanes than N always take the data from a register (g_serial).
   parameter int unsigned InReg    = 0,
   localparam int Chunks = N / Lanes,
   localparam int ChW    = Chunks > 1 ? $clog2(Chunks) : 1
@@ -83,9 +85,10 @@ module ftpu_activate_unit #(
   logic [N*32-1:0]      bias_q;
   logic [BiasAddrW-1:0] bias_addr_q;
   logic [17:0]          acc_lo_q, acc_hi_q, ub_lo_q, ub_hi_q;
-  // A chunk of Lanes values enters the lanes in a cycle: chunk 0 as the
-  // ACC data arrive, the others from acc_buf on the cycles after. v_q[k]
-  // and c_q[k]: a chunk entered the lanes k cycles ago, and which one.
+  // A chunk of Lanes values enters the lanes in a cycle: with N lanes the
+  // one chunk as the ACC data arrive (or a cycle later, InReg), with fewer
+  // all of them from acc_buf on the cycles after. v_q[k] and c_q[k]: a
+  // chunk entered the lanes k cycles ago, and which one.
   logic                 arrive_q;   // ACC data arrive this cycle
   logic                 arrive;     // ... and are there for the lanes (acc_in)
   logic [N*32-1:0]      acc_in;
@@ -99,7 +102,7 @@ module ftpu_activate_unit #(
     if (!rst_ni) arrive_q <= 1'b0;
     else         arrive_q <= rd_fire;
   end
-  if (InReg != 0) begin : g_in_reg
+  if (InReg != 0 && Chunks == 1) begin : g_in_reg
     logic            arrive_in_q;
     logic [N*32-1:0] acc_in_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -135,11 +138,16 @@ module ftpu_activate_unit #(
     assign ub_data = y;
     assign read_ok = 1'b1;
   end else begin : g_serial
-    logic [N*32-1:0]     acc_buf_q;  // the arrived vector, for chunks 1..
-    logic [ChW-1:0]      next_c_q;   // the chunk after this cycle's
-    logic                feeding_q;  // chunks 1.. still to enter
+    logic [N*32-1:0]     acc_buf_q;  // the arrived vector, for its chunks
+    logic [ChW-1:0]      next_c_q;   // the chunk entering the lanes
+    logic                feeding_q;  // a chunk enters the lanes
     logic [ChW-1:0]      gap_q;      // cycles until a read may be granted
     logic [(N-Lanes)*16-1:0] y_buf_q;  // results of the vector's earlier chunks
+    // Chunk 0 too comes from the copy, a cycle after the data arrive: block
+    // RAM's clock-to-output then never meets an adder in one cycle (the
+    // ULX3S 25F's longest path when chunk 0 came straight from it), for no
+    // flip-flop and no throughput (a read every Chunks cycles at most); a
+    // new vector arrives as the last chunk of the one before enters.
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         feeding_q <= 1'b0;
@@ -148,7 +156,7 @@ module ftpu_activate_unit #(
       end else begin
         if (arrive) begin
           feeding_q <= 1'b1;
-          next_c_q  <= ChW'(1);
+          next_c_q  <= '0;
         end else if (feeding_q) begin
           next_c_q <= next_c_q + 1'b1;
           if (next_c_q == ChW'(Chunks - 1)) feeding_q <= 1'b0;
@@ -160,9 +168,9 @@ module ftpu_activate_unit #(
       if (arrive) acc_buf_q <= acc_in;
       if (v_q[Latency] && !last_out) y_buf_q[Lanes*16*c_q[Latency] +: Lanes*16] <= y;
     end
-    assign in_v    = arrive || feeding_q;
-    assign in_c    = arrive ? '0 : next_c_q;
-    assign acc_src = arrive ? acc_in : acc_buf_q;
+    assign in_v    = feeding_q;
+    assign in_c    = next_c_q;
+    assign acc_src = acc_buf_q;
     // the last chunk's results straight from the lanes, the others held
     assign ub_data = {y, y_buf_q};
     assign read_ok = gap_q == '0;
