@@ -79,8 +79,9 @@ module ftpu_output_unit #(
   assign wpv  = 16'(wpv_q);
   assign fvec = left_q < per_q ? left_q : per_q;
 
-  logic [15:0] flen;  // at most MaxPayload
-  assign flen = fvec * wpv;
+  // The frame's length, registered in StW1 for StW2: the product (a DSP
+  // on ECP5) would otherwise reach the link's word mux and CRC.
+  logic [15:0] flen_q, flen_d;  // at most MaxPayload
 
   logic last_word;
   assign last_word = 16'(word_q) == wpv - 16'd1;
@@ -96,6 +97,7 @@ module ftpu_output_unit #(
   logic [17:0]       lo_d, hi_d;
   always_comb begin
     state_d = state_q;
+    flen_d  = flen_q;
     acc_d   = acc_q;
     wpv_d   = wpv_q;
     per_d   = per_q;
@@ -114,6 +116,7 @@ module ftpu_output_unit #(
         if (start_i) begin
           acc_d   = acc_i;
           wpv_d   = part_i ? words_i : WordW'(acc_i ? AccWords : UbWords);
+          per_d   = per_frame(wpv_d);
           addr_d  = addr_i;
           left_d  = n_i;
           lo_d    = 18'(addr_i);
@@ -122,7 +125,7 @@ module ftpu_output_unit #(
         end
       end
       StW1: begin
-        per_d = per_frame(wpv_q);
+        flen_d = fvec * wpv;
         if (abort_q || abort_i) state_d = StIdle;
         else if (out_ready_i) state_d = StW2;
       end
@@ -166,6 +169,7 @@ module ftpu_output_unit #(
       acc_q   <= 1'b0;
       wpv_q   <= '0;
       per_q   <= '0;
+      flen_q  <= '0;
       addr_q  <= '0;
       left_q  <= '0;
       fleft_q <= '0;
@@ -179,6 +183,7 @@ module ftpu_output_unit #(
       acc_q   <= acc_d;
       wpv_q   <= wpv_d;
       per_q   <= per_d;
+      flen_q  <= flen_d;
       addr_q  <= addr_d;
       left_q  <= left_d;
       fleft_q <= fleft_d;
@@ -201,7 +206,7 @@ module ftpu_output_unit #(
   always_comb begin
     unique case (state_q)
       StW1:    out_data_o = {16'd0, 8'd0, TypeData};
-      StW2:    out_data_o = {16'd0, flen};
+      StW2:    out_data_o = {16'd0, flen_q};
       default: out_data_o = vec_q[31:0];
     endcase
   end
