@@ -86,6 +86,9 @@ module ftpu_cpu #(
 );
   localparam int RomAW = $clog2(RomWords);
   localparam int RamAW = $clog2(RamWords);
+  if (RomWords != 1 << RomAW || RamWords != 1 << RamAW || RomAW > 14 || RamAW > 14) begin : g_bad_size
+    $error("ftpu_cpu: RomWords and RamWords must be powers of two, at most 2^14 (the memory map)");
+  end
 
   // ---- the core ------------------------------------------------------------
   logic        core_rst, core_rst_n;
@@ -114,8 +117,11 @@ module ftpu_cpu #(
 
   // ---- address decode --------------------------------------------------------
   logic sel_rom, sel_ram, sel_mmio, sel_reg, sel_mbox, sel_sys, sel_ext, bad;
-  assign sel_rom  = addr[31:16] == 16'h0000 && 32'(addr[15:2]) < RomWords;
-  assign sel_ram  = addr[31:16] == 16'h0001 && 32'(addr[15:2]) < RamWords;
+  // ROM and RAM sizes are powers of two: "below the size" is a test of the
+  // bits above the memory's address, not a comparator (a carry chain, which
+  // on ECP5 added a second chain after the core's adder).
+  assign sel_rom  = addr[31:16] == 16'h0000 && (addr[15:2] >> RomAW) == '0;
+  assign sel_ram  = addr[31:16] == 16'h0001 && (addr[15:2] >> RamAW) == '0;
   assign sel_mmio = addr[31:16] == 16'h4000 && !fetch;
   assign sel_reg  = sel_mmio && addr[15:10] == 6'd0;
   assign sel_mbox = sel_mmio && addr[15:8] == 8'h04 && addr[7:5] == 3'd0;
@@ -161,8 +167,8 @@ module ftpu_cpu #(
 
   logic ld;
   assign ld        = LoadPort && ld_we_i;
-  assign ld_rom    = ld && ld_addr_i[31:16] == 16'h0000 && 32'(ld_addr_i[15:2]) < RomWords;
-  assign ld_ram    = ld && ld_addr_i[31:16] == 16'h0001 && 32'(ld_addr_i[15:2]) < RamWords;
+  assign ld_rom    = ld && ld_addr_i[31:16] == 16'h0000 && (ld_addr_i[15:2] >> RomAW) == '0;
+  assign ld_ram    = ld && ld_addr_i[31:16] == 16'h0001 && (ld_addr_i[15:2] >> RamAW) == '0;
   assign rom_req   = ld_rom || (act && sel_rom && !we);
   assign rom_we    = ld_rom;
   assign rom_addr  = ld ? ld_addr_i[RomAW+1:2] : addr[RomAW+1:2];

@@ -13,7 +13,7 @@
 //   LUI, AUIPC, JAL, JALR, OP-IMM (not shifts), CSR, FENCE, SYSTEM   3
 //   OP (register-register, not shifts), not-taken branches           4
 //   taken branches                                                   5
-//   loads 4, stores 5
+//   loads 5, stores 6
 //   shifts: 4 + the shift amount (immediate), 5 + it (register)
 //   a trap: its instruction's cycles up to the state that detects it
 //   (StExec, StMem, StBranch); the next cycle fetches at mtvec
@@ -24,8 +24,9 @@
 //                         the instruction has one, x0 for LUI, else rs1)
 //   StRead2  (1 cycle)    latch rs2 (operand b), read rs1
 //   StExec   (1 cycle)    rs1 comes out of the register file: execute, write
-//                         back, next pc; a load or store starts its access
-//   StMem    (1+ cycles)  finish the access; a load writes back
+//                         back, next pc; a load or store registers its
+//                         address
+//   StMem    (2+ cycles)  the data access; a load writes back
 //   StShift  (1+ cycles)  shift one bit per cycle (no barrel shifter)
 //   StBranch (1 cycle)    a taken branch's target, pc + imm
 //
@@ -107,8 +108,8 @@ module ftpu_rv32i #(
   typedef enum logic [2:0] {
     StFetch,  // fetch the instruction at pc, read the first source register
     StRead2,  // latch rs2, read rs1
-    StExec,   // execute, write back; loads and stores start their access
-    StMem,    // finish the data access
+    StExec,   // execute, write back; loads and stores register their address
+    StMem,    // the data access at the address StExec registered
     StShift,  // shift b by one bit per cycle, then write it back
     StBranch  // a taken branch: its target pc + imm
   } state_e;
@@ -119,6 +120,11 @@ module ftpu_rv32i #(
   logic [31:0] ir_q, ir_d;
   logic [31:0] b_q, b_d;  // rs2, latched in StRead2; the value being shifted
   logic [4:0]  cnt_q, cnt_d;  // shift steps left
+  // A load's or store's address, from the adder in StExec: the bus (its
+  // address decode, ftpu_cpu) then starts from a register, not from the
+  // register file through the adder (the ULX3S 25F's longest path), for a
+  // cycle more per access.
+  logic [31:0] maddr_q;
 
   // CSR state
   logic        mie_q, mie_d, mpie_q, mpie_d;
@@ -240,9 +246,9 @@ module ftpu_rv32i #(
   logic [15:0] ld_shifted;  // the addressed byte or half at bit 0
   logic [31:0] ld_data, st_data;
   logic [3:0]  st_be;
-  assign off = sum[1:0];
-  // f3[1:0]: 00 byte, 01 half, 10 word
-  assign misaligned = (f3[1:0] == 2'b01 && off[0]) || (f3[1:0] == 2'b10 && off != 2'b00);
+  assign off = maddr_q[1:0];
+  // f3[1:0]: 00 byte, 01 half, 10 word; tested on the adder's sum in StExec
+  assign misaligned = (f3[1:0] == 2'b01 && sum[0]) || (f3[1:0] == 2'b10 && sum[1:0] != 2'b00);
   assign ld_shifted = 16'(bus_rdata_i >> {off, 3'b000});
   always_comb begin
     unique case (f3)
@@ -367,7 +373,8 @@ module ftpu_rv32i #(
   always_comb begin
     unique case (trap_cause)
       ExcInstrMisaligned: trap_val = target;
-      ExcLoadMisaligned, ExcLoadFault, ExcStoreMisaligned, ExcStoreFault: trap_val = sum;
+      ExcLoadMisaligned, ExcStoreMisaligned: trap_val = sum;  // in StExec
+      ExcLoadFault, ExcStoreFault:           trap_val = maddr_q;
       default:            trap_val = 32'd0;
     endcase
   end
@@ -421,8 +428,7 @@ module ftpu_rv32i #(
             trap       = 1'b1;
             trap_cause = is_store ? ExcStoreMisaligned : ExcLoadMisaligned;
           end else begin
-            mem_access = 1'b1;
-            state_d    = StMem;
+            state_d = StMem;
           end
         end else if (is_branch && taken) begin
           state_d = StBranch;
@@ -502,7 +508,7 @@ module ftpu_rv32i #(
   assign bus_req_o   = fetch || mem_access;
   assign bus_fetch_o = fetch;
   assign bus_we_o    = !fetch && is_store;
-  assign bus_addr_o  = fetch ? pc : {sum[31:2], 2'b00};
+  assign bus_addr_o  = fetch ? pc : {maddr_q[31:2], 2'b00};
   assign bus_be_o    = (!fetch && is_store) ? st_be : 4'b1111;
   assign bus_wdata_o = st_data;
 
@@ -561,6 +567,7 @@ module ftpu_rv32i #(
       state_q    <= StFetch;
       pc_q       <= BootAddr[31:2];
       npc_q      <= BootAddr[31:2];
+      maddr_q    <= 32'd0;
       ir_q       <= 32'd0;
       b_q        <= 32'd0;
       cnt_q      <= 5'd0;
@@ -577,6 +584,7 @@ module ftpu_rv32i #(
       state_q    <= state_d;
       pc_q       <= pc_d;
       if (fetching) npc_q <= sum[31:2];
+      if (state_q == StExec) maddr_q <= sum;
       ir_q       <= ir_d;
       b_q        <= b_d;
       cnt_q      <= cnt_d;

@@ -28,25 +28,25 @@
 	sub a2, a1, a0
 	EXPECT a2, 15
 
-	CHECK 3	/* a taken branch (5 cycles), a not-taken one (4), a load (4) */
+	CHECK 3	/* a taken branch (5 cycles), a not-taken one (4), a load (5) */
 	la s0, word
 	csrr a0, mcycle
 	beq zero, zero, 1f
 1:	lw t0, 0(s0)
 	csrr a1, mcycle
 	sub a2, a1, a0
-	EXPECT a2, 12			/* csrr 3 + beq 5 + lw 4 */
+	EXPECT a2, 13			/* csrr 3 + beq 5 + lw 5 */
 	csrr a0, mcycle
 	bne zero, zero, fail
 	csrr a1, mcycle
 	sub a2, a1, a0
 	EXPECT a2, 7			/* bne 4 + csrr 3 */
 	csrr a0, mcycle
-	sw t0, 0(s0)			/* store: 5 */
+	sw t0, 0(s0)			/* store: 6 */
 	add t0, t0, t0			/* OP: 4 */
 	csrr a1, mcycle
 	sub a2, a1, a0
-	EXPECT a2, 12
+	EXPECT a2, 13
 
 	CHECK 4	/* cycle and instret are the same counters */
 	csrr a0, mcycle
