@@ -640,7 +640,7 @@ package ftpu_pkg;
   localparam int unsigned ULX3S_AccVectors = 4096;
   localparam int unsigned ULX3S_BiasVectors = 256;
   localparam int unsigned ULX3S_IqWords = 8192;
-  localparam int unsigned ULX3S_ClockHz = 40000000;
+  localparam int unsigned ULX3S_ClockHz = 50000000;
   localparam int unsigned ULX3S_VectorUnit = 0;
   localparam int unsigned ULX3S_LinkBytes = 1;
   localparam int unsigned ULX3S_InOrder = 0;
