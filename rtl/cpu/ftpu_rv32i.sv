@@ -132,6 +132,11 @@ module ftpu_rv32i #(
   logic [31:0] mscratch_q, mscratch_d, mtval_q, mtval_d;
   logic [3:0]  mcause_q, mcause_d;
   logic [63:0] mcycle_q, mcycle_d, minstret_q, minstret_d;
+  // minstret counts an instruction the cycle after it retires: `retire`
+  // comes late (a jump's target decides it), too late for a 64-bit carry
+  // chain at the ECP5's clock. Unseen by software: the next instruction
+  // reads CSRs two cycles later at the earliest (StFetch, StExec).
+  logic        retire_q;
 
   // register file
   logic        rf_re, rf_we;
@@ -526,7 +531,7 @@ module ftpu_rv32i #(
     mtval_d    = mtval_q;
     mcause_d   = mcause_q;
     mcycle_d   = mcycle_q + 64'd1;
-    minstret_d = minstret_q + 64'(retire);
+    minstret_d = minstret_q + 64'(retire_q);
     if (csr_we) begin
       unique case (csr_addr)
         CsrMstatus: begin
@@ -580,6 +585,7 @@ module ftpu_rv32i #(
       mcause_q   <= 4'd0;
       mcycle_q   <= 64'd0;
       minstret_q <= 64'd0;
+      retire_q   <= 1'b0;
     end else begin
       state_q    <= state_d;
       pc_q       <= pc_d;
@@ -597,6 +603,11 @@ module ftpu_rv32i #(
       mcause_q   <= mcause_d;
       mcycle_q   <= mcycle_d;
       minstret_q <= minstret_d;
+      // a write to minstret(h) takes the place of its own instruction's
+      // increment; retire_q is 0 in the cycle of any CSR write (the
+      // instruction before retired two or more cycles earlier)
+      retire_q   <= retire && !(csr_we && (csr_addr == CsrMinstret ||
+                                           csr_addr == CsrMinstreth));
     end
   end
 
