@@ -74,8 +74,11 @@ board_synth_cmd = $(or $($(1)_SYNTH),$($($(1)_FAMILY)_SYNTH_CMD))
 # Per family: how nextpnr takes the pins and writes its result, how that is
 # packed ($(1) board, $(2) nextpnr's output, $(3) the bitstream), and the
 # bitstream's file name. Gowin's pins come in through _NEXTPNR (--vopt cst).
-ice40_PNR_IO = --pcf $(call board_dir,$(1))/$($(1)_CONSTRAINTS) --asc $(2)
-ecp5_PNR_IO = --lpf $(call board_dir,$(1))/$($(1)_CONSTRAINTS) --textcfg $(2)
+ice40_PNR_PINS = --pcf $(call board_dir,$(1))/$($(1)_CONSTRAINTS)
+ecp5_PNR_PINS = --lpf $(call board_dir,$(1))/$($(1)_CONSTRAINTS)
+gowin_PNR_PINS =
+ice40_PNR_IO = $(call ice40_PNR_PINS,$(1)) --asc $(2)
+ecp5_PNR_IO = $(call ecp5_PNR_PINS,$(1)) --textcfg $(2)
 gowin_PNR_IO = --write $(2)
 ice40_PACK_CMD = $(ICEPACK) $(2) $(3)
 ecp5_PACK_CMD = $(ECPPACK) --compress $(2) $(3)
@@ -85,15 +88,17 @@ ecp5_BITFILE := ftpu.bit
 gowin_BITFILE := ftpu.fs
 board_bitfile = $(BOARD_DIR)/$(1)/$($($(1)_FAMILY)_BITFILE)
 
+# The netlist of board $(1) as $(2).json (with $(2).stat.*), Yosys' log
+# $(3); $(4), when given, is a module left out as a black box (array-share).
+board_netlist = $(call board_env,$(1)) SYNTH_CMD="$(call board_synth_cmd,$(1))" \
+	$(if $(4),SYNTH_BLACKBOX=$(4)) SYNTH_OUT=$(2) SYNTH_NETLIST=$(2).json.tmp \
+	bash scripts/synth/synth.sh $(3) || { echo "boards: Yosys failed, see $(3)" >&2; exit 1; }; \
+	mv $(2).json.tmp $(2).json
 $(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) $$(call board_dir,$$*)/board.mk scripts/synth/synth.sh \
 		$(FW_ROM_SVH)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* bitstream netlist ($(call board_synth_cmd,$*): $($*_PARAMS))"
-	@$(call board_env,$*) SYNTH_CMD="$(call board_synth_cmd,$*)" \
-		SYNTH_OUT=$(BOARD_DIR)/$*/ftpu SYNTH_NETLIST=$@.tmp \
-		bash scripts/synth/synth.sh $(BOARD_DIR)/$*/yosys.log \
-		|| { echo "boards: Yosys failed, see $(BOARD_DIR)/$*/yosys.log" >&2; exit 1; }
-	@mv $@.tmp $@
+	@$(call board_netlist,$*,$(BOARD_DIR)/$*/ftpu,$(BOARD_DIR)/$*/yosys.log)
 # No --timing-allow-fail: missing the board's clock fails the build (the
 # log's last lines say by how much). The report (--report) is JSON:
 # utilisation per cell type and Fmax per clock.
@@ -129,6 +134,54 @@ bitstreams:
 	@rc=0; for b in $(PNR_BOARDS); do $(MAKE) --no-print-directory bitstream BOARD=$$b || rc=1; done; \
 	 $(MAKE) --no-print-directory boards-pnr-table; exit $$rc
 
+# The array's share of a board's device, in context (docs/boards.md, "The
+# array in context"): the board's netlist and the same design with
+# ftpu_systolic_array emptied into a black box, both packed by nextpnr
+# (--pack-only: the cells placement would place, in minutes where routing
+# takes up to an hour); the difference over the N x N PEs is one PE as the
+# board has it, the second the device outside the array.
+#   make array-share BOARD=<b>   one board; array-shares: all of them
+$(BOARD_DIR)/%/noarray.json: $$(BOARD_RTL) $$($$*_SRCS) $$(call board_dir,$$*)/board.mk \
+		scripts/synth/synth.sh $(FW_ROM_SVH)
+	@mkdir -p $(@D)
+	@echo "YOSYS  $* without its array ($(call board_synth_cmd,$*))"
+	@$(call board_netlist,$*,$(BOARD_DIR)/$*/noarray,$(BOARD_DIR)/$*/noarray.log,ftpu_systolic_array)
+$(BOARD_DIR)/%.pack.json: $(BOARD_DIR)/%.json
+	@b=$(notdir $(*D)); echo "PACK   $(*F) of $$b"; \
+	 $($(notdir $(*D))_NEXTPNR) --pack-only --json $< \
+		$(call $($(notdir $(*D))_FAMILY)_PNR_PINS,$(notdir $(*D))) \
+		--report $@.tmp > $(BOARD_DIR)/$*.pack.log 2>&1 \
+		|| { echo "boards: nextpnr could not pack, see $(BOARD_DIR)/$*.pack.log" >&2; exit 1; }
+	@mv $@.tmp $@
+SHARE_BOARDS := $(foreach b,$(PNR_BOARDS),$(if $($(b)_DESIGN),,$(b)))
+share_args = $(foreach b,$(SHARE_BOARDS),"$(b)|$($(b)_FAMILY)|$($(b)_PARAMS)")
+share_table = python3 scripts/boards/share_table.py --keep docs/boards.md $(BOARD_DIR) \
+	$(call share_args) > $(BOARD_DIR)/share.md && \
+	bash scripts/docs/splice.sh docs/boards.md boards-share $(BOARD_DIR)/share.md
+array-share: $(BOARD_DIR)/$(BOARD)/ftpu.pack.json $(BOARD_DIR)/$(BOARD)/noarray.pack.json
+	@$(share_table)
+	@grep -E '^\| (board|$(BOARD)) ' $(BOARD_DIR)/share.md
+array-shares: $(foreach b,$(SHARE_BOARDS),$(BOARD_DIR)/$(b)/ftpu.pack.json $(BOARD_DIR)/$(b)/noarray.pack.json)
+	@$(share_table)
+	@cat $(BOARD_DIR)/share.md
+
+# Where a board's cells go, module by module: the same with each module a
+# black box in turn (scripts/boards/breakdown.sh; a Yosys run and a pack
+# each, about 15 minutes for the iCEBreaker). The table goes into
+# docs/boards.md where it has "breakdown-<board>" markers.
+#   make breakdown BOARD=<b>
+BREAKDOWN_MODULES := ftpu_systolic_array ftpu_matrix_unit ftpu_activate_unit ftpu_output_unit \
+	ftpu_core_decoder ftpu_core_check ftpu_core_memories ftpu_core_hazards ftpu_core_events \
+	ftpu_control ftpu_cpu ftpu_link_rx ftpu_link_tx ftpu_link_mux ftpu_link_errors ftpu_phy_uart
+breakdown: $(BOARD_DIR)/$(BOARD)/ftpu.pack.json scripts/boards/breakdown.sh scripts/boards/share_table.py
+	@$(call board_env,$(BOARD)) SYNTH_CMD="$(call board_synth_cmd,$(BOARD))" \
+	 BREAKDOWN_DIR=$(BOARD_DIR)/$(BOARD) BREAKDOWN_FAMILY=$($(BOARD)_FAMILY) \
+	 BREAKDOWN_PACK="$($(BOARD)_NEXTPNR) $(call $($(BOARD)_FAMILY)_PNR_PINS,$(BOARD))" \
+	 bash scripts/boards/breakdown.sh $(BREAKDOWN_MODULES)
+	@cat $(BOARD_DIR)/$(BOARD)/breakdown.md
+	@if grep -q '^<!-- begin breakdown-$(BOARD):' docs/boards.md; then \
+	   bash scripts/docs/splice.sh docs/boards.md breakdown-$(BOARD) $(BOARD_DIR)/$(BOARD)/breakdown.md; fi
+
 # make test builds one whole bitstream with its timing report: the quickest
 # real board configuration, the ULX3S 25F's 2x2 device (docs/boards.md has
 # its time). It fails when nextpnr misses the board's clock.
@@ -152,5 +205,7 @@ bitstream flash:
 	@exit 1
 endif
 
-.PRECIOUS: $(BOARD_DIR)/%/estimate.stat.json $(BOARD_DIR)/%/ftpu.json $(BOARD_DIR)/%/ftpu.pnr
-.PHONY: boards bitstream bitstreams boards-pnr-table flash test-bitstream
+.PRECIOUS: $(BOARD_DIR)/%/estimate.stat.json $(BOARD_DIR)/%/ftpu.json $(BOARD_DIR)/%/ftpu.pnr \
+	$(BOARD_DIR)/%/noarray.json $(BOARD_DIR)/%.pack.json
+.PHONY: boards bitstream bitstreams boards-pnr-table flash test-bitstream \
+	array-share array-shares breakdown

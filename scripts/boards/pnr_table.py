@@ -32,14 +32,14 @@ def cell(used, avail):
     return f"{used} / {avail} ({100 * used / avail:.0f}%)" if avail else "-"
 
 
-def old_rows(doc):
-    """{board: row} of the table in DOC between its boards-pnr markers."""
+def old_rows(doc, marker="boards-pnr"):
+    """{board: row} of the table in DOC between its MARKER markers."""
     rows, inside = {}, False
     with open(doc, encoding="utf-8") as f:
         for line in f:
-            if line.startswith("<!-- begin boards-pnr:"):
+            if line.startswith(f"<!-- begin {marker}:"):
                 inside = True
-            elif line.startswith("<!-- end boards-pnr"):
+            elif line.startswith(f"<!-- end {marker} "):
                 inside = False
             elif inside and line.startswith("| ") and not line.startswith("| board |"):
                 rows[line.split("|")[1].strip()] = line.rstrip("\n")

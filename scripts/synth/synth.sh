@@ -17,6 +17,9 @@
 #   SYNTH_VFLAGS   optional: more read_verilog flags (-D..., -I...)
 #   SYNTH_LIBS     optional: the family's primitive models (PLLs, clock
 #                  buffers a board top instantiates), read as black boxes
+#   SYNTH_BLACKBOX optional: a module emptied into a black box after
+#                  elaboration (every parameterization of it): the design
+#                  without it, for its share (mk/boards.mk, array-share)
 #
 # Fails on any parse or elaboration error.
 set -euo pipefail
@@ -37,6 +40,12 @@ for p in ${SYNTH_PARAMS:-}; do chparam+=" -set ${p%%=*} ${p#*=}"; done
   echo "hierarchy -check -top $top"
   # chparam leaves the top as \$paramod\$...; give it its name back for -top.
   echo "rename -top $top"
+  if [[ -n ${SYNTH_BLACKBOX:-} ]]; then
+    # its names as elaborated: NAME, $paramod$<hash>\NAME or
+    # $paramod\NAME\<parameters> (one pattern may match nothing)
+    echo 'logger -nowarn "did not match any module"'
+    echo "blackbox =*\\$SYNTH_BLACKBOX =*\\$SYNTH_BLACKBOX\\*"
+  fi
   if [[ -n ${SYNTH_IFACE:-} ]]; then
     echo "proc"
     echo "write_verilog -noattr $SYNTH_IFACE"
