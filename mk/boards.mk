@@ -158,9 +158,6 @@ share_args = $(foreach b,$(SHARE_BOARDS),"$(b)|$($(b)_FAMILY)|$($(b)_PARAMS)")
 share_table = python3 scripts/boards/share_table.py --keep docs/boards.md $(BOARD_DIR) \
 	$(call share_args) > $(BOARD_DIR)/share.md && \
 	bash scripts/docs/splice.sh docs/boards.md boards-share $(BOARD_DIR)/share.md
-array-share: $(BOARD_DIR)/$(BOARD)/ftpu.pack.json $(BOARD_DIR)/$(BOARD)/noarray.pack.json
-	@$(share_table)
-	@grep -E '^\| (board|$(BOARD)) ' $(BOARD_DIR)/share.md
 array-shares: $(foreach b,$(SHARE_BOARDS),$(BOARD_DIR)/$(b)/ftpu.pack.json $(BOARD_DIR)/$(b)/noarray.pack.json)
 	@$(share_table)
 	@cat $(BOARD_DIR)/share.md
@@ -169,18 +166,10 @@ array-shares: $(foreach b,$(SHARE_BOARDS),$(BOARD_DIR)/$(b)/ftpu.pack.json $(BOA
 # black box in turn (scripts/boards/breakdown.sh; a Yosys run and a pack
 # each, about 15 minutes for the iCEBreaker). The table goes into
 # docs/boards.md where it has "breakdown-<board>" markers.
-#   make breakdown BOARD=<b>
+#   make breakdown BOARD=<b>   (the rule is with bitstream's, below)
 BREAKDOWN_MODULES := ftpu_systolic_array ftpu_matrix_unit ftpu_activate_unit ftpu_output_unit \
 	ftpu_core_decoder ftpu_core_check ftpu_core_memories ftpu_core_hazards ftpu_core_events \
 	ftpu_control ftpu_cpu ftpu_link_rx ftpu_link_tx ftpu_link_mux ftpu_link_errors ftpu_phy_uart
-breakdown: $(BOARD_DIR)/$(BOARD)/ftpu.pack.json scripts/boards/breakdown.sh scripts/boards/share_table.py
-	@$(call board_env,$(BOARD)) SYNTH_CMD="$(call board_synth_cmd,$(BOARD))" \
-	 BREAKDOWN_DIR=$(BOARD_DIR)/$(BOARD) BREAKDOWN_FAMILY=$($(BOARD)_FAMILY) \
-	 BREAKDOWN_PACK="$($(BOARD)_NEXTPNR) $(call $($(BOARD)_FAMILY)_PNR_PINS,$(BOARD))" \
-	 bash scripts/boards/breakdown.sh $(BREAKDOWN_MODULES)
-	@cat $(BOARD_DIR)/$(BOARD)/breakdown.md
-	@if grep -q '^<!-- begin breakdown-$(BOARD):' docs/boards.md; then \
-	   bash scripts/docs/splice.sh docs/boards.md breakdown-$(BOARD) $(BOARD_DIR)/$(BOARD)/breakdown.md; fi
 
 # make test builds one whole bitstream with its timing report: the quickest
 # real board configuration, the ULX3S 25F's 2x2 device (docs/boards.md has
@@ -191,14 +180,26 @@ test-bitstream: $(call board_bitfile,$(TEST_BITSTREAM))
 		$(BOARD_DIR)/$(TEST_BITSTREAM)/pnr.log | tail -1 | sed 's/^Info: *//'))"
 test: test-bitstream
 
+# The targets of one board (BOARD) that need its open flow
 ifneq ($($(BOARD)_NEXTPNR),)
+array-share: $(BOARD_DIR)/$(BOARD)/ftpu.pack.json $(BOARD_DIR)/$(BOARD)/noarray.pack.json
+	@$(share_table)
+	@grep -E '^\| (board|$(BOARD)) ' $(BOARD_DIR)/share.md
+breakdown: $(BOARD_DIR)/$(BOARD)/ftpu.pack.json scripts/boards/breakdown.sh scripts/boards/share_table.py
+	@$(call board_env,$(BOARD)) SYNTH_CMD="$(call board_synth_cmd,$(BOARD))" \
+	 BREAKDOWN_DIR=$(BOARD_DIR)/$(BOARD) BREAKDOWN_FAMILY=$($(BOARD)_FAMILY) \
+	 BREAKDOWN_PACK="$($(BOARD)_NEXTPNR) $(call $($(BOARD)_FAMILY)_PNR_PINS,$(BOARD))" \
+	 bash scripts/boards/breakdown.sh $(BREAKDOWN_MODULES)
+	@cat $(BOARD_DIR)/$(BOARD)/breakdown.md
+	@if grep -q '^<!-- begin breakdown-$(BOARD):' docs/boards.md; then \
+	   bash scripts/docs/splice.sh docs/boards.md breakdown-$(BOARD) $(BOARD_DIR)/$(BOARD)/breakdown.md; fi
 bitstream: $(call board_bitfile,$(BOARD))
 	@echo "bitstream: $< ($$(cat $(BOARD_DIR)/$(BOARD)/pnr.seconds) s of place and route)"
 	@$(MAKE) --no-print-directory boards-pnr-table
 flash: $(call board_bitfile,$(BOARD))
 	$(OPENFPGALOADER) -b $($(BOARD)_LOADER) $<
 else
-bitstream flash:
+bitstream flash array-share breakdown:
 	@echo "$(BOARD): $($(BOARD)_FAMILY) place and route runs with the vendor's tools:" >&2
 	@echo "  $($(BOARD)_PNR_HOWTO)" >&2
 	@echo "(docs/boards.md, section $(BOARD))" >&2
