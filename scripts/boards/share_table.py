@@ -59,8 +59,8 @@ def modules(board_dir, family, names):
         if not (logic or ff or dsp):
             continue  # not in this board's device (the control core)
         what = f"`{m}`" + (f" without `{CONTAINS[m]}`" if m in CONTAINS else "")
-        if logic < 0:  # its outputs, constant in this profile, simplify their readers
-            what += " (negative: the logic it feeds simplifies with it in place)"
+        if logic < 0:  # see the note under the table in docs/boards.md
+            what += " (negative: the note under the iCEBreaker's table)"
         print(f"| {what} | {logic} | {'-' if no_ff else ff} | {dsp} |")
     rest = [w - sum(share[m][i] for m in names) for i, w in enumerate(whole)]
     print(f"| the rest (top, core glue, board) | {rest[0]} | {'-' if no_ff else rest[1]} "
