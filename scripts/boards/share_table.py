@@ -36,6 +36,11 @@ def counts(path, family):
     return logic, ff, dsp, any("ftpu_systolic_array" in k for k in util)
 
 
+def ff_in_logic(family):
+    """iCE40: a logic cell has its flip-flop, so there is no FF count."""
+    return KEYS[family][1] == KEYS[family][0]
+
+
 # modules the breakdown lists that contain another listed one: their row
 # is what they hold beside it
 CONTAINS = {"ftpu_matrix_unit": "ftpu_systolic_array"}
@@ -51,7 +56,7 @@ def modules(board_dir, family, names):
     for m, inner in CONTAINS.items():
         if m in share and inner in share:
             share[m] = [a - b for a, b in zip(share[m], share[inner])]
-    no_ff = KEYS[family][1] == KEYS[family][0]  # iCE40: a logic cell has its FF
+    no_ff = ff_in_logic(family)
     print("| module | logic | FF | multipliers |")
     print("|---|--:|--:|--:|")
     for m in names:
@@ -99,13 +104,14 @@ def main():
         pes = n * n
         la, fa, da = lw - lr, fw - fr, dw - dr
         pe_logic = la / pes
-        mark = "" if pe_logic <= PE_LOGIC_GOAL and da / pes <= PE_DSP_GOAL else " (goal 450)"
-        if KEYS[family][1] == KEYS[family][0]:  # iCE40: a logic cell has its FF
-            fw = fr = fa = None
-        ff = (lambda v: "-" if v is None else v)
-        pe_ff = "-" if fa is None else f"{fa / pes:.0f}"
-        print(f"| {board} | {n}x{n} | {profile} | {lw} / {ff(fw)} / {dw} "
-              f"| {lr} / {ff(fr)} / {dr} | {la} / {ff(fa)} / {da} "
+        met = pe_logic <= PE_LOGIC_GOAL and da / pes <= PE_DSP_GOAL
+        mark = "" if met else f" (goal {PE_LOGIC_GOAL})"
+        if ff_in_logic(family):
+            fw = fr = fa = pe_ff = "-"
+        else:
+            pe_ff = f"{fa / pes:.0f}"
+        print(f"| {board} | {n}x{n} | {profile} | {lw} / {fw} / {dw} "
+              f"| {lr} / {fr} / {dr} | {la} / {fa} / {da} "
               f"| **{pe_logic:.0f}**{mark} | {pe_ff} | {da / pes:g} |")
 
 
