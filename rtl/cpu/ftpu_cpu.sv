@@ -47,7 +47,8 @@ module ftpu_cpu #(
   parameter int RamWords = 4096,
   parameter     RomInit  = "",
   parameter     RamInit  = "",
-  parameter bit LoadPort = 1'b0
+  parameter bit LoadPort = 1'b0,
+  parameter bit FullCounters = 1'b1  // ftpu_rv32i: 0 keeps only a 32-bit mcycle
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -99,7 +100,7 @@ module ftpu_cpu #(
   assign core_rst_n = rst_ni && !core_rst;
   assign core_rst_o = core_rst;
 
-  ftpu_rv32i u_core (
+  ftpu_rv32i #(.FullCounters(FullCounters)) u_core (
     .clk_i,
     .rst_ni     (core_rst_n),
     .bus_req_o  (req),

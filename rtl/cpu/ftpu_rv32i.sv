@@ -11,8 +11,8 @@
 // Cycles per instruction, with memories that answer one cycle after a
 // request (ftpu_cpu):
 //   LUI, AUIPC, JAL, JALR, OP-IMM (not shifts), CSR, FENCE, SYSTEM   3
-//   OP (register-register, not shifts), not-taken branches           4
-//   taken branches                                                   5
+//   OP (register-register, not shifts)                               4
+//   branches, taken or not                                           5
 //   loads 5, stores 6
 //   shifts: 4 + the shift amount (immediate), 5 + it (register)
 //   a trap: its instruction's cycles up to the state that detects it
@@ -28,7 +28,10 @@
 //                         address
 //   StMem    (2+ cycles)  the data access; a load writes back
 //   StShift  (1+ cycles)  shift one bit per cycle (no barrel shifter)
-//   StBranch (1 cycle)    a taken branch's target, pc + imm
+//   StBranch (1 cycle)    a branch: a taken one's target, pc + imm
+//                         (every branch comes here, so that whether it
+//                         retires in StExec does not wait for the adder's
+//                         compare: the iCE40UP5K's longest path)
 //
 // One adder serves the ALU, addresses, pc + 4 and every target; the
 // register file is block RAM; shifts are serial: all to keep the core
@@ -62,8 +65,12 @@
 // every retired instruction; a CSR write to either half of a counter takes
 // the place of that cycle's increment of the whole 64-bit counter (as Spike
 // and Sail: the other half keeps its value). time/timeh are not implemented (illegal).
+// FullCounters 0 (the soft device on the iCE40UP5K, where 160 logic cells
+// count) keeps only mcycle and cycle, 32 bits: mcycleh, cycleh and the
+// instret CSRs are then illegal, as CSRs that do not exist.
 module ftpu_rv32i #(
-  parameter logic [31:0] BootAddr = 32'h0000_0000
+  parameter logic [31:0] BootAddr     = 32'h0000_0000,
+  parameter bit          FullCounters = 1'b1
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -111,7 +118,7 @@ module ftpu_rv32i #(
     StExec,   // execute, write back; loads and stores register their address
     StMem,    // the data access at the address StExec registered
     StShift,  // shift b by one bit per cycle, then write it back
-    StBranch  // a taken branch: its target pc + imm
+    StBranch  // a branch: taken, its target pc + imm; not taken, pc + 4
   } state_e;
   state_e state_q, state_d;
 
@@ -161,33 +168,56 @@ module ftpu_rv32i #(
   assign f3  = ir_q[14:12];
   assign f7  = ir_q[31:25];
 
-  logic is_load, is_store, is_op, is_opimm, is_lui, is_auipc, is_jal, is_jalr;
+  logic is_load, is_store, is_op, is_opimm, is_jal, is_jalr;
   logic is_branch, is_system, is_miscmem;
   assign is_load    = opc == OpcLoad;
   assign is_store   = opc == OpcStore;
   assign is_op      = opc == OpcOp;
   assign is_opimm   = opc == OpcOpImm;
-  assign is_lui     = opc == OpcLui;
-  assign is_auipc   = opc == OpcAuipc;
   assign is_jal     = opc == OpcJal;
   assign is_jalr    = opc == OpcJalr;
   assign is_branch  = opc == OpcBranch;
   assign is_system  = opc == OpcSystem;
   assign is_miscmem = opc == OpcMiscMem;
 
-  // immediate of the instruction's format
-  logic [31:0] imm;
-  always_comb begin
-    if (is_store)
-      imm = {{21{ir_q[31]}}, ir_q[30:25], ir_q[11:7]};
-    else if (is_branch)
-      imm = {{20{ir_q[31]}}, ir_q[7], ir_q[30:25], ir_q[11:8], 1'b0};
-    else if (is_lui || is_auipc)
-      imm = {ir_q[31:12], 12'd0};
-    else if (is_jal)
-      imm = {{12{ir_q[31]}}, ir_q[19:12], ir_q[20], ir_q[30:21], 1'b0};
-    else
-      imm = {{21{ir_q[31]}}, ir_q[30:20]};
+  // The immediate of the instruction's format, decoded from the fetched
+  // word and registered with it (imm_q): its format muxes then stand before
+  // a register instead of before the adder (the iCE40UP5K's longest path
+  // ran through them).
+  function automatic logic [31:0] imm_of(input logic [31:0] w);
+    unique case (w[6:0])
+      OpcStore:          imm_of = {{21{w[31]}}, w[30:25], w[11:7]};
+      OpcBranch:         imm_of = {{20{w[31]}}, w[7], w[30:25], w[11:8], 1'b0};
+      OpcLui, OpcAuipc:  imm_of = {w[31:12], 12'd0};
+      OpcJal:            imm_of = {{12{w[31]}}, w[19:12], w[20], w[30:21], 1'b0};
+      default:           imm_of = {{21{w[31]}}, w[30:20]};
+    endcase
+  endfunction
+  logic [31:0] imm, imm_q;
+  assign imm = imm_q;
+
+  // What the adder's operands and the written-back value are, decoded
+  // from the fetched word too (static for the instruction): the adder then
+  // starts a level or two after the registers, and its sum meets a single
+  // mux on the way to the register file.
+  logic pc_op_q;   // AUIPC, JAL: a = pc
+  logic rs2_op_q;  // OP, branches: b = rs2
+  logic sub_op_q;  // SUB, SLT(I)(U), branches: a - b
+  logic sum_wb_q;  // ADD(I), SUB, LUI, AUIPC: rd = the sum
+  logic [3:0] ops_of;
+  always_comb begin : p_ops_of
+    logic [6:0] o;
+    logic [2:0] f;
+    logic op, opimm;
+    o = bus_rdata_i[6:0];
+    f = bus_rdata_i[14:12];
+    op = o == OpcOp;
+    opimm = o == OpcOpImm;
+    ops_of[0] = o == OpcAuipc || o == OpcJal;
+    ops_of[1] = op || o == OpcBranch;
+    ops_of[2] = o == OpcBranch || (op && f == 3'b000 && bus_rdata_i[30]) ||
+                ((op || opimm) && f[2:1] == 2'b01);
+    ops_of[3] = ((op || opimm) && f == 3'b000) || o == OpcLui || o == OpcAuipc;
   end
 
   // ---- ALU: a = rs1 (x0 for LUI), b = rs2 or the immediate ------------------
@@ -196,39 +226,36 @@ module ftpu_rv32i #(
   logic [32:0] sum33;
   logic [31:0] sum;
   logic        lt, ltu, eq;
-  logic [2:0]  alu_f3;
   logic [31:0] alu_out;
 
   // One adder does everything: pc + 4 while fetching (b = 4), AUIPC and JAL
   // (a = pc), a taken branch's target in StBranch (a = pc, b = imm).
   logic use_pc, fetching;
   assign fetching = state_q == StFetch;
-  assign use_pc = fetching || state_q == StBranch || is_auipc || is_jal;
+  assign use_pc = fetching || state_q == StBranch || pc_op_q;
   assign a = use_pc ? {pc_q, 2'b00} : rf_rdata;
-  assign b = fetching ? 32'd4 : ((is_op || (is_branch && state_q != StBranch)) ? b_q : imm);
-  assign alu_f3 = (is_op || is_opimm) ? f3 : 3'b000;
-  assign sub = !use_pc && (is_branch || (is_op && f3 == 3'b000 && f7[5]) ||
-                           ((is_op || is_opimm) && f3[2:1] == 2'b01));
+  assign b = fetching ? 32'd4 : ((rs2_op_q && state_q != StBranch) ? b_q : imm);
+  assign sub = !use_pc && sub_op_q;
   assign sum33 = {1'b0, a} + {1'b0, sub ? ~b : b} + {32'd0, sub};
   assign sum = sum33[31:0];
   assign ltu = !sum33[32];
   assign lt  = (a[31] ^ b[31]) ? a[31] : sum[31];
   assign eq  = sum == 32'd0;
 
+  // The ALU's results other than the sum (which sum_wb_q selects), by the
+  // OP / OP-IMM funct3: 000 is ADD, never taken from here.
   always_comb begin
-    unique case (alu_f3)
-      3'b000:  alu_out = sum;
-      3'b001:  alu_out = b_q;  // shifts: the result of StShift
+    unique case (f3)
       3'b010:  alu_out = {31'd0, lt};
       3'b011:  alu_out = {31'd0, ltu};
       3'b100:  alu_out = a ^ b;
-      3'b101:  alu_out = b_q;
       3'b110:  alu_out = a | b;
-      default: alu_out = a & b;
+      3'b111:  alu_out = a & b;
+      default: alu_out = b_q;  // shifts (001, 101): the result of StShift
     endcase
   end
 
-  logic taken;
+  logic taken, taken_q;  // the branch condition, kept for StBranch
   always_comb begin
     unique case (f3)
       3'b000:  taken = eq;
@@ -245,6 +272,14 @@ module ftpu_rv32i #(
   assign pc     = {pc_q, 2'b00};
   assign target = {sum[31:1], sum[0] && !is_jalr};
 
+  // The sum's two low bits, which decide the misaligned traps, from the
+  // operands' own: a + b at bit 1 without the carry chain, so that the
+  // trap (and the register file's write enable behind it) does not wait
+  // for the adder (the iCE40UP5K soft device's longest path). Only where
+  // the adder adds (addresses, targets: sub is 0).
+  logic [1:0] sum_lo;
+  assign sum_lo = {a[1] ^ b[1] ^ (a[0] & b[0]), a[0] ^ b[0]};
+
   // ---- loads and stores ------------------------------------------------------
   logic [1:0]  off;
   logic        misaligned;
@@ -253,7 +288,7 @@ module ftpu_rv32i #(
   logic [3:0]  st_be;
   assign off = maddr_q[1:0];
   // f3[1:0]: 00 byte, 01 half, 10 word; tested on the adder's sum in StExec
-  assign misaligned = (f3[1:0] == 2'b01 && sum[0]) || (f3[1:0] == 2'b10 && sum[1:0] != 2'b00);
+  assign misaligned = (f3[1:0] == 2'b01 && sum_lo[0]) || (f3[1:0] == 2'b10 && sum_lo != 2'b00);
   assign ld_shifted = 16'(bus_rdata_i >> {off, 3'b000});
   always_comb begin
     unique case (f3)
@@ -313,7 +348,11 @@ module ftpu_rv32i #(
       end
     endcase
   end
-  assign csr_illegal = !csr_known || (csr_ro && csr_wr);
+  logic csr_absent;  // a counter CSR this configuration leaves out
+  assign csr_absent = !FullCounters &&
+      (csr_addr == CsrMcycleh || csr_addr == CsrCycleh || csr_addr == CsrMinstret ||
+       csr_addr == CsrMinstreth || csr_addr == CsrInstret || csr_addr == CsrInstreth);
+  assign csr_illegal = !csr_known || csr_absent || (csr_ro && csr_wr);
 
   always_comb begin
     unique case (f3[1:0])
@@ -369,7 +408,8 @@ module ftpu_rv32i #(
   assign shift_op = (is_op || is_opimm) && f3[1:0] == 2'b01;
   // the written-back value (shifts: alu_out is b_q, see StShift; AUIPC:
   // the sum)
-  assign wb_data = is_load ? ld_data :
+  assign wb_data = sum_wb_q ? sum :
+                   is_load ? ld_data :
                    (is_jal || is_jalr) ? {npc_q, 2'b00} :
                    is_system ? csr_rdata : alu_out;
   // mtval for each cause (the spec allows 0 for illegal instructions,
@@ -435,10 +475,10 @@ module ftpu_rv32i #(
           end else begin
             state_d = StMem;
           end
-        end else if (is_branch && taken) begin
+        end else if (is_branch) begin
           state_d = StBranch;
         end else if (is_jal || is_jalr) begin
-          if (target[1]) begin
+          if (sum_lo[1]) begin
             trap       = 1'b1;
             trap_cause = ExcInstrMisaligned;
           end else begin
@@ -495,10 +535,12 @@ module ftpu_rv32i #(
           cnt_d = cnt_q - 5'd1;
         end
       end
-      // a taken branch: the target is pc + imm
+      // a branch, its condition from StExec: the target is pc + imm
       StBranch: begin
         state_d = StFetch;
-        if (target[1]) begin
+        if (!taken_q) begin
+          retire = 1'b1;
+        end else if (sum_lo[1]) begin
           trap       = 1'b1;
           trap_cause = ExcInstrMisaligned;
         end else begin
@@ -573,7 +615,10 @@ module ftpu_rv32i #(
       pc_q       <= BootAddr[31:2];
       npc_q      <= BootAddr[31:2];
       maddr_q    <= 32'd0;
+      taken_q    <= 1'b0;
       ir_q       <= 32'd0;
+      imm_q      <= 32'd0;
+      {sum_wb_q, sub_op_q, rs2_op_q, pc_op_q} <= '0;
       b_q        <= 32'd0;
       cnt_q      <= 5'd0;
       mie_q      <= 1'b0;
@@ -590,7 +635,12 @@ module ftpu_rv32i #(
       state_q    <= state_d;
       pc_q       <= pc_d;
       if (fetching) npc_q <= sum[31:2];
+      if (fetching && bus_ready_i && !bus_err_i) begin
+        imm_q <= imm_of(bus_rdata_i);
+        {sum_wb_q, sub_op_q, rs2_op_q, pc_op_q} <= ops_of;
+      end
       if (state_q == StExec) maddr_q <= sum;
+      if (state_q == StExec) taken_q <= taken;
       ir_q       <= ir_d;
       b_q        <= b_d;
       cnt_q      <= cnt_d;
@@ -601,8 +651,9 @@ module ftpu_rv32i #(
       mscratch_q <= mscratch_d;
       mtval_q    <= mtval_d;
       mcause_q   <= mcause_d;
-      mcycle_q   <= mcycle_d;
-      minstret_q <= minstret_d;
+      // without FullCounters the constant bits are optimized away
+      mcycle_q   <= FullCounters ? mcycle_d : {32'd0, mcycle_d[31:0]};
+      minstret_q <= FullCounters ? minstret_d : 64'd0;
       // a write to minstret(h) takes the place of its own instruction's
       // increment; retire_q is 0 in the cycle of any CSR write (the
       // instruction before retired two or more cycles earlier)

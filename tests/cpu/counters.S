@@ -28,7 +28,7 @@
 	sub a2, a1, a0
 	EXPECT a2, 15
 
-	CHECK 3	/* a taken branch (5 cycles), a not-taken one (4), a load (5) */
+	CHECK 3	/* a taken branch (5 cycles), a not-taken one (5), a load (5) */
 	la s0, word
 	csrr a0, mcycle
 	beq zero, zero, 1f
@@ -40,7 +40,7 @@
 	bne zero, zero, fail
 	csrr a1, mcycle
 	sub a2, a1, a0
-	EXPECT a2, 7			/* bne 4 + csrr 3 */
+	EXPECT a2, 8			/* bne 5 + csrr 3 */
 	csrr a0, mcycle
 	sw t0, 0(s0)			/* store: 6 */
 	add t0, t0, t0			/* OP: 4 */
