@@ -155,6 +155,7 @@ spec-check: $(SPEC_CHECK)
 
 # --- Verilated models (see mk/models.mk) ------------------------------------
 include mk/models.mk
+include mk/soc_fw.mk
 
 $(LIBFTPU_SO): $(LIB_PIC_OBJS) $(call model_libs,$(LIB_SO_MODELS)) host-lib/libftpu.map
 	$(CXX) -shared -Wl,-soname,libftpu.so.0 -Wl,--version-script=host-lib/libftpu.map \

@@ -24,8 +24,9 @@ board_dir = $(or $($(1)_DIR),boards/$(1))
 board_design = $(or $($(1)_DESIGN),$(1))
 
 # The device's RTL under every board top: core, link with its PHYs, the
-# control core (the boards pass ControlCore 0 for now: docs/firmware.md).
-BOARD_RTL := $(RTL_CORE) $(wildcard rtl/link/*.sv) $(RTL_CPU) rtl/ftpu_top.sv
+# control core (the boards pass ControlCore 0 for now: docs/firmware.md),
+# the soft device (the iCEBreaker's).
+BOARD_RTL := $(RTL_CORE) $(wildcard rtl/link/*.sv) $(RTL_CPU) rtl/ftpu_top.sv $(RTL_SOC)
 
 # Estimates synthesize without flattening: each module once, however many
 # times the array instantiates it (minutes instead of an hour for an 8x8
@@ -43,9 +44,9 @@ xc7_SYNTH_LIBS := +/xilinx/cells_xtra.v
 # The firmware goes into the design as ftpu_fw_rom.svh (ftpu_cpu_mem).
 board_env = SYNTH_SRCS="$(BOARD_RTL) $($(1)_SRCS)" SYNTH_INC=rtl/include SYNTH_TOP=$($(1)_TOP) \
 	SYNTH_PARAMS="$($(1)_PARAMS)" SYNTH_LIBS="$($($(1)_FAMILY)_SYNTH_LIBS)" \
-	SYNTH_VFLAGS="-DFTPU_FW_ROM_SVH -I$(dir $(FW_ROM_SVH))"
+	SYNTH_VFLAGS="-DFTPU_FW_ROM_SVH -I$(dir $(call board_fw_svh,$(1)))"
 $(BOARD_DIR)/%/estimate.stat.json: $$(BOARD_RTL) $$($$*_SRCS) $$(call board_dir,$$*)/board.mk \
-		scripts/synth/synth.sh $(FW_ROM_SVH)
+		scripts/synth/synth.sh $$(call board_fw_svh,$$*)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* ($($*_TOP) on $($*_PART): $($*_PARAMS))"
 	@$(call board_env,$*) SYNTH_CMD="$(call board_estimate_cmd,$*)" \
@@ -95,7 +96,7 @@ board_netlist = $(call board_env,$(1)) SYNTH_CMD="$(call board_synth_cmd,$(1))" 
 	bash scripts/synth/synth.sh $(3) || { echo "boards: Yosys failed, see $(3)" >&2; exit 1; }; \
 	mv $(2).json.tmp $(2).json
 $(BOARD_DIR)/%/ftpu.json: $$(BOARD_RTL) $$($$*_SRCS) $$(call board_dir,$$*)/board.mk scripts/synth/synth.sh \
-		$(FW_ROM_SVH)
+		$$(call board_fw_svh,$$*)
 	@mkdir -p $(@D)
 	@echo "YOSYS  $* bitstream netlist ($(call board_synth_cmd,$*): $($*_PARAMS))"
 	@$(call board_netlist,$*,$(BOARD_DIR)/$*/ftpu,$(BOARD_DIR)/$*/yosys.log)
@@ -154,7 +155,8 @@ $(BOARD_DIR)/%.pack.json: $(BOARD_DIR)/%.json
 		|| { echo "boards: nextpnr could not pack, see $(BOARD_DIR)/$*.pack.log" >&2; exit 1; }
 	@mv $@.tmp $@
 SHARE_BOARDS := $(foreach b,$(PNR_BOARDS),$(if $($(b)_DESIGN),,$(b)))
-share_args = $(foreach b,$(SHARE_BOARDS),"$(b)|$($(b)_FAMILY)|$($(b)_PARAMS)")
+# <board>_PROFILE names a device the parameters do not tell (the soft one).
+share_args = $(foreach b,$(SHARE_BOARDS),"$(b)|$($(b)_FAMILY)|$($(b)_PARAMS)|$($(b)_PROFILE)")
 share_table = python3 scripts/boards/share_table.py --keep docs/boards.md $(BOARD_DIR) \
 	$(call share_args) > $(BOARD_DIR)/share.md && \
 	bash scripts/docs/splice.sh docs/boards.md boards-share $(BOARD_DIR)/share.md
@@ -170,6 +172,8 @@ array-shares: $(foreach b,$(SHARE_BOARDS),$(BOARD_DIR)/$(b)/ftpu.pack.json $(BOA
 BREAKDOWN_MODULES := ftpu_systolic_array ftpu_matrix_unit ftpu_activate_unit ftpu_output_unit \
 	ftpu_core_decoder ftpu_core_check ftpu_core_memories ftpu_core_hazards ftpu_core_events \
 	ftpu_control ftpu_cpu ftpu_link_rx ftpu_link_tx ftpu_link_mux ftpu_link_errors ftpu_phy_uart
+# A board with another device names its own (<board>_BREAKDOWN: the soft device's).
+board_breakdown = $(or $($(1)_BREAKDOWN),$(BREAKDOWN_MODULES))
 
 # make test builds one whole bitstream with its timing report: the quickest
 # real board configuration, the ULX3S 25F's 2x2 device (docs/boards.md has
@@ -189,7 +193,7 @@ breakdown: $(BOARD_DIR)/$(BOARD)/ftpu.pack.json scripts/boards/breakdown.sh scri
 	@$(call board_env,$(BOARD)) SYNTH_CMD="$(call board_synth_cmd,$(BOARD))" \
 	 BREAKDOWN_DIR=$(BOARD_DIR)/$(BOARD) BREAKDOWN_FAMILY=$($(BOARD)_FAMILY) \
 	 BREAKDOWN_PACK="$($(BOARD)_NEXTPNR) $(call $($(BOARD)_FAMILY)_PNR_PINS,$(BOARD))" \
-	 bash scripts/boards/breakdown.sh $(BREAKDOWN_MODULES)
+	 bash scripts/boards/breakdown.sh $(call board_breakdown,$(BOARD))
 	@cat $(BOARD_DIR)/$(BOARD)/breakdown.md
 	@if grep -q '^<!-- begin breakdown-$(BOARD):' docs/boards.md; then \
 	   bash scripts/docs/splice.sh docs/boards.md breakdown-$(BOARD) $(BOARD_DIR)/$(BOARD)/breakdown.md; fi

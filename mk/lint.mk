@@ -2,14 +2,15 @@
 # its reason) and a Yosys read of every RTL file, as synthesis will see them.
 RTL_LINK := $(wildcard rtl/link/*.sv)
 RTL_TOP := rtl/ftpu_top.sv
-RTL_ALL := $(RTL_CORE) $(RTL_LINK) $(RTL_CPU) $(RTL_TOP)
+RTL_ALL := $(RTL_CORE) $(RTL_LINK) $(RTL_CPU) $(RTL_SOC) $(RTL_TOP)
 # top module : sources it needs
 LINT_TOPS := ftpu_systolic_array:core ftpu_pe:core ftpu_matrix_unit:core ftpu_activate:core \
 	ftpu_f32_to_bf16:core ftpu_link_rx:link ftpu_link_tx:link ftpu_control:core \
 	ftpu_activate_unit:core ftpu_output_unit:core ftpu_core:core ftpu_link_mux:link \
 	ftpu_link_errors:link ftpu_top:all ftpu_phy_uart:link ftpu_phy_ft245:link \
 	ftpu_phy_axis:link ftpu_icebreaker:boards ftpu_ulx3s:boards ftpu_arty:boards \
-	ftpu_tangnano20k:boards ftpu_icebreaker_tb:boards ftpu_tangnano20k_tb:boards ftpu_ulx3s_tb:boards ftpu_rv32i:cpu ftpu_cpu:cpu ftpu_cpu_tb:cputb
+	ftpu_tangnano20k:boards ftpu_icebreaker_tb:boards ftpu_tangnano20k_tb:boards ftpu_ulx3s_tb:boards ftpu_rv32i:cpu ftpu_cpu:cpu ftpu_cpu_tb:cputb \
+	ftpu_soc:all
 LINT_STAMP := $(BUILD)/lint/ok
 # The UART boards' tops and the simulated iCEBreaker (the LiteFury top needs
 # Xilinx primitives and the XDMA IP: Yosys reads it in make boards).

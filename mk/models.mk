@@ -42,6 +42,13 @@ RTL_CPU := $(wildcard rtl/cpu/*.sv)
 # a firmware change rebuilds them, and nothing is read at run time.
 FW_ROM_HEX := $(BUILD)/fw/ftpu_fw.hex
 FW_ROM_SVH := $(abspath $(BUILD)/fw/ftpu_fw_rom.svh)
+# The soft device (rtl/soc/, docs/soft_device.md): the iCEBreaker's device
+# is firmware on the control core (firmware/soc/, mk/soc_fw.mk); its ROM
+# image has the same file name in its own folder, which the board's
+# include path names instead.
+RTL_SOC := $(wildcard rtl/soc/*.sv)
+SOC_FW_DIR := $(BUILD)/fw/soc
+SOC_FW_SVH := $(abspath $(SOC_FW_DIR)/ftpu_fw_rom.svh)
 
 # The adder's pipeline cuts (ftpu_fp32_add Cuts, a 3-bit mask). Boards use
 # all three (a partial sum spends 4 cycles in a PE) to meet timing; the

@@ -111,9 +111,9 @@ SPEC_control_ColSkew := 1
 SPEC_control_PipeRegs := 0
 SPEC_control_RowDelay := 3
 SPEC_control_WeightTiles := 300
-SPEC_icebreaker_PARAMS := N=2 AddCuts=7 InFlight=8 UbVectors=512 WmRows=512 AccVectors=256 BiasVectors=16 IqWords=1024 ClockHz=24000000 VectorUnit=0 LinkBytes=1 InOrder=1 ActLanes=1 ColSkew=0 PipeRegs=0 Baud=3000000
-SPEC_icebreaker_VFLAGS := -GN=2 -GAddCuts=7 -GInFlight=8 -GUbVectors=512 -GWmRows=512 -GAccVectors=256 -GBiasVectors=16 -GIqWords=1024 -GClockHz=24000000 -GVectorUnit=0 -GLinkBytes=1 -GInOrder=1 -GActLanes=1 -GColSkew=0 -GPipeRegs=0 -GBaud=3000000
-SPEC_icebreaker_DEFINES := -DFTPU_DEV_N=2 -DFTPU_DEV_ADD_CUTS=7 -DFTPU_DEV_IN_FLIGHT=8 -DFTPU_DEV_UB_VECTORS=512 -DFTPU_DEV_WM_ROWS=512 -DFTPU_DEV_ACC_VECTORS=256 -DFTPU_DEV_BIAS_VECTORS=16 -DFTPU_DEV_IQ_WORDS=1024 -DFTPU_DEV_CLOCK_HZ=24000000 -DFTPU_DEV_VECTOR_UNIT=0 -DFTPU_DEV_LINK_BYTES=1 -DFTPU_DEV_IN_ORDER=1 -DFTPU_DEV_ACT_LANES=1 -DFTPU_DEV_COL_SKEW=0 -DFTPU_DEV_PIPE_REGS=0 -DFTPU_DEV_BAUD=3000000 -DFTPU_DEV_ROW_DELAY=4 -DFTPU_DEV_WEIGHT_TILES=256
+SPEC_icebreaker_PARAMS := N=2 AddCuts=7 InFlight=8 UbVectors=512 WmRows=512 AccVectors=256 BiasVectors=16 IqWords=1024 ClockHz=21000000 VectorUnit=0 LinkBytes=1 InOrder=1 ActLanes=1 ColSkew=0 PipeRegs=0 Baud=3000000
+SPEC_icebreaker_VFLAGS := -GN=2 -GAddCuts=7 -GInFlight=8 -GUbVectors=512 -GWmRows=512 -GAccVectors=256 -GBiasVectors=16 -GIqWords=1024 -GClockHz=21000000 -GVectorUnit=0 -GLinkBytes=1 -GInOrder=1 -GActLanes=1 -GColSkew=0 -GPipeRegs=0 -GBaud=3000000
+SPEC_icebreaker_DEFINES := -DFTPU_DEV_N=2 -DFTPU_DEV_ADD_CUTS=7 -DFTPU_DEV_IN_FLIGHT=8 -DFTPU_DEV_UB_VECTORS=512 -DFTPU_DEV_WM_ROWS=512 -DFTPU_DEV_ACC_VECTORS=256 -DFTPU_DEV_BIAS_VECTORS=16 -DFTPU_DEV_IQ_WORDS=1024 -DFTPU_DEV_CLOCK_HZ=21000000 -DFTPU_DEV_VECTOR_UNIT=0 -DFTPU_DEV_LINK_BYTES=1 -DFTPU_DEV_IN_ORDER=1 -DFTPU_DEV_ACT_LANES=1 -DFTPU_DEV_COL_SKEW=0 -DFTPU_DEV_PIPE_REGS=0 -DFTPU_DEV_BAUD=3000000 -DFTPU_DEV_ROW_DELAY=4 -DFTPU_DEV_WEIGHT_TILES=256
 SPEC_icebreaker_ROW_DELAY := 4
 SPEC_icebreaker_N := 2
 SPEC_icebreaker_AddCuts := 7
@@ -123,7 +123,7 @@ SPEC_icebreaker_WmRows := 512
 SPEC_icebreaker_AccVectors := 256
 SPEC_icebreaker_BiasVectors := 16
 SPEC_icebreaker_IqWords := 1024
-SPEC_icebreaker_ClockHz := 24000000
+SPEC_icebreaker_ClockHz := 21000000
 SPEC_icebreaker_VectorUnit := 0
 SPEC_icebreaker_LinkBytes := 1
 SPEC_icebreaker_InOrder := 1

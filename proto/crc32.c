@@ -6,7 +6,10 @@
  * it suits the control core, which shifts one bit per cycle). Hosted
  * builds add slicing-by-8 (8 KiB of tables, 8 bytes a step) for whole
  * 8-byte blocks; freestanding builds (the firmware, its boot ROM) or
- * FTPU_CRC32_SMALL leave it out. Both give the same bits.
+ * FTPU_CRC32_SMALL leave it out. FTPU_CRC32_RAM_TABLE (the soft device's
+ * firmware, which has RAM to spare and CRCs every byte of the link) builds
+ * the byte table in RAM from the nibble table on first use: one lookup a
+ * byte. All give the same bits.
  */
 #include "crc32.h"
 
@@ -29,6 +32,16 @@ static uint32_t crc_byte(uint32_t r, uint32_t b)
 	r = (r >> 4) ^ crc_nibble[r & 15u];
 	return (r >> 4) ^ crc_nibble[r & 15u];
 }
+
+#ifdef FTPU_CRC32_RAM_TABLE
+static uint32_t crc_ram_tab[256]; /* the CRC of byte i; all zero: not built */
+
+static void crc_ram_tab_build(void)
+{
+	for (uint32_t i = 0; i < 256; i++)
+		crc_ram_tab[i] = crc_byte(0, i);
+}
+#endif
 
 #if CRC32_SLICING
 /*
@@ -494,8 +507,15 @@ uint32_t ftpu_crc32_update(uint32_t crc, const void *buf, size_t n)
 		    crc_tab[1][(b >> 16) & 0xff] ^ crc_tab[0][b >> 24];
 	}
 #endif
+#ifdef FTPU_CRC32_RAM_TABLE
+	if (!crc_ram_tab[1])
+		crc_ram_tab_build();
+	while (n--)
+		r = (r >> 8) ^ crc_ram_tab[(r ^ *p++) & 0xffu];
+#else
 	while (n--)
 		r = crc_byte(r, *p++);
+#endif
 	return ~r;
 }
 

@@ -62,6 +62,20 @@ const char *ftpu_link_err_name(unsigned int code)
 	return "UNKNOWN";
 }
 
+uint32_t ftpu_link_encode_header(unsigned int type, unsigned int flags,
+				 uint16_t seq, uint16_t credit, size_t n,
+				 uint8_t out[FTPU_LINK_HEADER_BYTES])
+{
+	uint32_t hcrc;
+
+	ftpu_link_put_le32(out, FTPU_LINK_SYNC);
+	ftpu_link_put_le32(out + 4, FTPU_LINK_W1(type, flags, seq));
+	ftpu_link_put_le32(out + 8, FTPU_LINK_W2(n, credit));
+	hcrc = ftpu_crc32_update(0, out, 12);
+	ftpu_link_put_le32(out + 12, hcrc);
+	return hcrc;
+}
+
 int ftpu_link_encode_flags(unsigned int type, unsigned int flags, uint16_t seq,
 			   uint16_t credit, const uint32_t *payload, size_t n,
 			   void *out, size_t cap)
@@ -75,11 +89,7 @@ int ftpu_link_encode_flags(unsigned int type, unsigned int flags, uint16_t seq,
 	    cap < FTPU_LINK_FRAME_BYTES(n))
 		return FTPU_PROTO_ERR_INVALID;
 
-	ftpu_link_put_le32(p, FTPU_LINK_SYNC);
-	ftpu_link_put_le32(p + 4, FTPU_LINK_W1(type, flags, seq));
-	ftpu_link_put_le32(p + 8, FTPU_LINK_W2(n, credit));
-	hcrc = ftpu_crc32_update(0, p, 12);
-	ftpu_link_put_le32(p + 12, hcrc);
+	hcrc = ftpu_link_encode_header(type, flags, seq, credit, n, p);
 	p += FTPU_LINK_HEADER_BYTES;
 	for (i = 0; i < n; i++)
 		ftpu_link_put_le32(p + 4 * i, payload[i]);

@@ -68,6 +68,19 @@ const char *ftpu_link_err_name(unsigned int code);
 int ftpu_link_encode(unsigned int type, uint16_t seq, uint16_t credit,
 		     const uint32_t *payload, size_t n, void *out, size_t cap);
 
+/*
+ * The 16 header bytes (SYNC, W1, W2, HCRC) of a frame with n payload words,
+ * for senders that stream the payload instead of encoding the frame in one
+ * buffer (the soft device, firmware/soc/): the PCRC is then
+ * ftpu_crc32_update(HCRC, payload bytes), i.e. ftpu_crc32_word() over the
+ * payload words from the returned HCRC. Returns the HCRC. Checks nothing:
+ * type, flags (at most 0xff) and n (at most FTPU_LINK_MAX_PAYLOAD) are the
+ * caller's to get right, as ftpu_link_encode_flags() checks them.
+ */
+uint32_t ftpu_link_encode_header(unsigned int type, unsigned int flags,
+				 uint16_t seq, uint16_t credit, size_t n,
+				 uint8_t out[FTPU_LINK_HEADER_BYTES]);
+
 /* ftpu_link_encode with the reserved flags byte set (tests of receivers,
  * which must ignore it). Also FTPU_ERR_INVALID when flags > 0xff. */
 int ftpu_link_encode_flags(unsigned int type, unsigned int flags, uint16_t seq,

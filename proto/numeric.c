@@ -11,7 +11,9 @@
  * 16-bit significand and is therefore exact in fp32 whenever it is in
  * range, FTZ turns a product below 2^-126 into a signed zero and overflow
  * gives +-Inf under round-to-nearest. tests/proto/test_numeric.c checks this
- * against an integer soft-float model of the same rules.
+ * against an integer soft-float model of the same rules. The parts that
+ * need no FPU (conversion, the activation's output stage, an integer
+ * adder for cores without one) are in numeric_int.c.
  */
 #include <string.h>
 
@@ -51,16 +53,11 @@
 
 
 
-static inline bool f32_bits_is_nan(uint32_t u)
-{
-	return (u & 0x7fffffffu) > 0x7f800000u;
-}
-
 /* NaN is absorbing under + and *, so one replacement at the end of a chain
  * gives the same bits as canonicalizing after every operation. */
 static inline uint32_t canon_nan(uint32_t u)
 {
-	return f32_bits_is_nan(u) ? FTPU_F32_QNAN : u;
+	return ftpu_f32_is_nan(u) ? FTPU_F32_QNAN : u;
 }
 
 void ftpu_fpmode_enter(struct ftpu_fpmode *m)
@@ -95,18 +92,6 @@ void ftpu_fpmode_leave(const struct ftpu_fpmode *m)
 
 	__asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
 #endif
-}
-
-ftpu_bf16 ftpu_f32_to_bf16(uint32_t x)
-{
-	/* Pure integer code: the FPU mode must not matter here. */
-	if (f32_bits_is_nan(x))
-		return (ftpu_bf16)((x >> 16) | 0x0040u); /* quiet, sign kept */
-	if ((x & 0x7f800000u) == 0)
-		return (ftpu_bf16)((x >> 16) & 0x8000u); /* zero or subnormal */
-	/* Round to nearest, ties to even. A carry out of the mantissa bumps
-	 * the exponent, which is exactly right, up to and including Inf. */
-	return (ftpu_bf16)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 
 uint32_t ftpu_ref_mul(ftpu_bf16 a, ftpu_bf16 b)
@@ -181,7 +166,7 @@ uint32_t ftpu_ref_sub(uint32_t x, uint32_t y)
 
 uint32_t ftpu_ref_canon(uint32_t x)
 {
-	if (f32_bits_is_nan(x))
+	if (ftpu_f32_is_nan(x))
 		return FTPU_F32_QNAN;
 	if ((x & 0x7f800000u) == 0)
 		return x & 0x80000000u;
@@ -206,7 +191,7 @@ uint32_t ftpu_ref_max(uint32_t x, uint32_t y)
 
 uint32_t ftpu_ref_select(uint32_t c, uint32_t a, uint32_t b)
 {
-	bool positive = !(c & 0x80000000u) && (c & 0x7f800000u) && !f32_bits_is_nan(c);
+	bool positive = !(c & 0x80000000u) && (c & 0x7f800000u) && !ftpu_f32_is_nan(c);
 
 	return ftpu_ref_canon(positive ? a : b);
 }
@@ -240,13 +225,7 @@ uint32_t ftpu_ref_step(uint32_t acc, ftpu_bf16 a, ftpu_bf16 b)
 
 ftpu_bf16 ftpu_ref_activate(uint32_t acc, uint32_t bias, bool relu)
 {
-	uint32_t s = ftpu_ref_add(acc, bias);
-
-	/* ReLU keeps NaN and maps -0 (and every negative) to +0. The sum is
-	 * never subnormal, so sign clear and nonzero means s > 0. */
-	if (relu && !f32_bits_is_nan(s) && ((s & 0x80000000u) || s == 0))
-		s = 0;
-	return ftpu_f32_to_bf16(s);
+	return ftpu_activate_out(ftpu_ref_add(acc, bias), relu);
 }
 
 /*

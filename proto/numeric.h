@@ -41,6 +41,12 @@ static inline uint32_t ftpu_bf16_to_f32(ftpu_bf16 x)
 	return (uint32_t)x << 16;
 }
 
+/* An fp32 NaN (exponent all ones, fraction nonzero), any sign or payload. */
+static inline bool ftpu_f32_is_nan(uint32_t u)
+{
+	return (u & 0x7fffffffu) > 0x7f800000u;
+}
+
 /* fp32 -> bf16: a subnormal input flushes to a signed zero (before
  * rounding), else round to nearest even, overflow to +-Inf; NaN stays a
  * quiet NaN with its sign. */
@@ -83,6 +89,14 @@ uint32_t ftpu_ref_step(uint32_t acc, ftpu_bf16 a, ftpu_bf16 b);
 /* Activation unit: bf16(relu?(acc + bias)) with the adder above; ReLU(x) is
  * x when x > 0, NaN when x is NaN, +0 otherwise. */
 ftpu_bf16 ftpu_ref_activate(uint32_t acc, uint32_t bias, bool relu);
+
+/* The activation's output stage: bf16(relu ? ReLU(s) : s) for the sum
+ * s = acc + bias (ftpu_ref_activate is this of ftpu_ref_add). Integer code. */
+ftpu_bf16 ftpu_activate_out(uint32_t s, bool relu);
+
+/* ftpu_ref_add in integer code, bit for bit, for a core without an FPU
+ * (the soft device's firmware): numeric_int.c, freestanding. */
+uint32_t ftpu_f32_add_int(uint32_t x, uint32_t y);
 
 /*
  * C[M x N] = (accumulate ? C : +0) + A[M x K] * B[K x N], every element the

@@ -206,6 +206,17 @@ package ftpu_pkg;
   localparam int unsigned CMD_SNAPSHOT_LSB = 2;
   localparam int unsigned CMD_SNAPSHOT_WIDTH = 1;
 
+  // the soft device's MMIO addresses (ftpu_cpu EXT window)
+  localparam logic [31:0] SOC_UART_RX = 32'h4000_1000;
+  localparam logic [31:0] SOC_UART_TX = 32'h4000_1004;
+  localparam logic [31:0] SOC_BUSY = 32'h4000_1008;
+  localparam logic [31:0] SOC_ARRAY_PSUM = 32'h4000_2000;
+  localparam logic [31:0] SOC_ARRAY_ACT = 32'h4000_2100;
+  localparam logic [31:0] SOC_ARRAY_WROW = 32'h4000_2200;
+  localparam logic [31:0] SOC_ARRAY_WDATA = 32'h4000_2300;
+  localparam logic [31:0] SOC_ARRAY_RESULT = 32'h4000_2400;
+  localparam logic [31:0] SOC_ARRAY_STATUS = 32'h4000_2500;
+
   // Control-plane register word addresses (docs/registers.md).
   localparam logic [7:0] REG_ID = 8'h00;
   localparam logic [7:0] REG_VERSION = 8'h01;
@@ -608,7 +619,7 @@ package ftpu_pkg;
   localparam int unsigned ICEBREAKER_AccVectors = 256;
   localparam int unsigned ICEBREAKER_BiasVectors = 16;
   localparam int unsigned ICEBREAKER_IqWords = 1024;
-  localparam int unsigned ICEBREAKER_ClockHz = 24000000;
+  localparam int unsigned ICEBREAKER_ClockHz = 21000000;
   localparam int unsigned ICEBREAKER_VectorUnit = 0;
   localparam int unsigned ICEBREAKER_LinkBytes = 1;
   localparam int unsigned ICEBREAKER_InOrder = 1;

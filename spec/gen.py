@@ -372,6 +372,9 @@ def doc_tables(spec):
     t["docs/registers.md", "registers"] = md_table(
         ["addr", "name", "access", "content"],
         [(f"0x{a:02X}", n, acc, txt) for a, n, acc, txt in registers(spec)])
+    t["docs/soft_device.md", "soc-mmio"] = md_table(
+        ["address", "name", "access and content"],
+        [(f"`0x{r['value']:08X}`", r["name"], r["meaning"]) for r in rows("soc_mmio")])
     devs = devices(spec)
     t["docs/boards.md", "configurations"] = md_table(
         ["configuration", "N", "AddCuts (ROW_DELAY)", "UB vectors", "WM rows (tiles)", "ACC vectors",

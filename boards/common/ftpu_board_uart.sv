@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ftpu_board_uart: the device behind a serial line, as the UART boards
-// (iCEBreaker, ULX3S, Arty) carry it: ftpu_phy_uart <-> ftpu_top, and the
+// (ULX3S, Tang Nano 20K, Arty) carry it: ftpu_phy_uart <-> ftpu_top, and the
 // LED signals (ftpu_board_leds). The board top adds its clock, reset and pins.
 // The register port is idle until the control core (issue 7) drives it.
 module ftpu_board_uart #(

@@ -6,7 +6,7 @@
 // resets the device.
 //
 // The part's 20,736 LUT4 hold the 2x2 device with the hardware control
-// state machine (ControlCore 0), as on the iCEBreaker (docs/boards.md).
+// state machine (ControlCore 0) (docs/boards.md).
 module ftpu_tangnano20k #(
   // defaults: spec/ftpu.toml [device.tangnano20k]
   parameter int          N           = ftpu_pkg::TANGNANO20K_N,

@@ -43,7 +43,7 @@ def ff_in_logic(family):
 
 # modules the breakdown lists that contain another listed one: their row
 # is what they hold beside it
-CONTAINS = {"ftpu_matrix_unit": "ftpu_systolic_array"}
+CONTAINS = {"ftpu_matrix_unit": "ftpu_systolic_array", "ftpu_soc_array": "ftpu_systolic_array"}
 
 
 def modules(board_dir, family, names):
@@ -86,10 +86,10 @@ def main():
           "| outside the array | the array | one PE: logic | FF | mult. |")
     print("|---|---|---|--:|--:|--:|--:|--:|--:|")
     for arg in boards:
-        board, family, params = arg.split("|")
+        board, family, params, profile = arg.split("|")
         p = dict(kv.split("=") for kv in params.split())
         n = int(p["N"])
-        profile = "small" if p.get("InOrder") == "1" else "full"
+        profile = profile or ("small" if p.get("InOrder") == "1" else "full")
         whole = os.path.join(board_dir, board, "ftpu.pack.json")
         rest = os.path.join(board_dir, board, "noarray.pack.json")
         if not (os.path.exists(whole) and os.path.exists(rest)):

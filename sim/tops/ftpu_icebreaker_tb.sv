@@ -4,23 +4,12 @@
 // bypassed under Verilator), the button is rst_ni, and the red LED, the
 // device's busy signal, comes out as busy_o. Only pins cross this wrapper.
 module ftpu_icebreaker_tb #(
-  // defaults: spec/ftpu.toml [device.icebreaker]
-  parameter int          N           = ftpu_pkg::ICEBREAKER_N,
-  parameter int unsigned AddCuts     = ftpu_pkg::ICEBREAKER_AddCuts,
-  parameter int          InFlight    = ftpu_pkg::ICEBREAKER_InFlight,
-  parameter int          UbVectors   = ftpu_pkg::ICEBREAKER_UbVectors,
-  parameter int          WmRows      = ftpu_pkg::ICEBREAKER_WmRows,
-  parameter int          AccVectors  = ftpu_pkg::ICEBREAKER_AccVectors,
-  parameter int          BiasVectors = ftpu_pkg::ICEBREAKER_BiasVectors,
-  parameter int          IqWords     = ftpu_pkg::ICEBREAKER_IqWords,
-  parameter int unsigned ClockHz     = ftpu_pkg::ICEBREAKER_ClockHz,
-  parameter int unsigned VectorUnit  = ftpu_pkg::ICEBREAKER_VectorUnit,
-  parameter int unsigned InOrder     = ftpu_pkg::ICEBREAKER_InOrder,
-  parameter int          ActLanes    = ftpu_pkg::ICEBREAKER_ActLanes,
-  parameter int          ColSkew     = ftpu_pkg::ICEBREAKER_ColSkew,
-  parameter int          PipeRegs    = ftpu_pkg::ICEBREAKER_PipeRegs,
-  parameter int          LinkBytes   = ftpu_pkg::ICEBREAKER_LinkBytes,
-  parameter int unsigned Baud        = ftpu_pkg::ICEBREAKER_Baud
+  // defaults: spec/ftpu.toml [device.icebreaker] (the hardware's part)
+  parameter int          N       = ftpu_pkg::ICEBREAKER_N,
+  parameter int unsigned AddCuts = ftpu_pkg::ICEBREAKER_AddCuts,
+  parameter int          ColSkew = ftpu_pkg::ICEBREAKER_ColSkew,
+  parameter int unsigned ClockHz = ftpu_pkg::ICEBREAKER_ClockHz,
+  parameter int unsigned Baud    = ftpu_pkg::ICEBREAKER_Baud
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -34,9 +23,7 @@ module ftpu_icebreaker_tb #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   ftpu_icebreaker #(
-    .N(N), .AddCuts(AddCuts), .InFlight(InFlight), .UbVectors(UbVectors),
-    .WmRows(WmRows), .AccVectors(AccVectors), .BiasVectors(BiasVectors),
-    .IqWords(IqWords), .ClockHz(ClockHz), .VectorUnit(VectorUnit), .InOrder(InOrder), .ActLanes(ActLanes), .ColSkew(ColSkew), .PipeRegs(PipeRegs), .LinkBytes(LinkBytes), .Baud(Baud)
+    .N(N), .AddCuts(AddCuts), .ColSkew(ColSkew), .ClockHz(ClockHz), .Baud(Baud)
   ) u_board (
     .clk_12mhz_i  (clk_i),
     .uart_rx_i,
