@@ -175,13 +175,14 @@ BREAKDOWN_MODULES := ftpu_systolic_array ftpu_matrix_unit ftpu_activate_unit ftp
 # A board with another device names its own (<board>_BREAKDOWN: the soft device's).
 board_breakdown = $(or $($(1)_BREAKDOWN),$(BREAKDOWN_MODULES))
 
-# make test builds one whole bitstream with its timing report: the quickest
-# real board configuration, the ULX3S 25F's 2x2 device (docs/boards.md has
-# its time). It fails when nextpnr misses the board's clock.
-TEST_BITSTREAM := ulx3s_25f
-test-bitstream: $(call board_bitfile,$(TEST_BITSTREAM))
-	@echo "bitstream: $< ($$(grep -E 'Max frequency for clock' \
-		$(BOARD_DIR)/$(TEST_BITSTREAM)/pnr.log | tail -1 | sed 's/^Info: *//'))"
+# make test builds whole bitstreams with their timing reports: the
+# iCEBreaker's soft device and the quickest board of the hardware device,
+# the ULX3S 25F's 2x2 (docs/boards.md has their times). It fails when
+# nextpnr misses a board's clock.
+TEST_BITSTREAMS := icebreaker ulx3s_25f
+test-bitstream: $(foreach b,$(TEST_BITSTREAMS),$(call board_bitfile,$(b)))
+	@$(foreach b,$(TEST_BITSTREAMS),echo "bitstream: $(call board_bitfile,$(b)) ($$(grep -E \
+		'Max frequency for clock' $(BOARD_DIR)/$(b)/pnr.log | tail -1 | sed 's/^Info: *//'))";)
 test: test-bitstream
 
 # The targets of one board (BOARD) that need its open flow

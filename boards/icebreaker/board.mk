@@ -12,6 +12,9 @@ icebreaker_CAP := 5280 5280 8 30
 # its ROM and the device's memories in SPRAM (-spram: Yosys maps the 64 KiB
 # RAM to two SB_SPRAM256KA).
 icebreaker_FIT := yes
+# Estimated flattened, as the bitstream is built: at 98% of the part an
+# unflattened upper bound would say it does not fit.
+icebreaker_ESTIMATE_FLAT := yes
 icebreaker_FW_SVH = $(SOC_FW_SVH)
 icebreaker_SYNTH := synth_ice40 -device u -dsp -spram
 # The device for make array-share's table, and make breakdown's modules.
