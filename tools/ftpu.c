@@ -182,7 +182,7 @@ static int print_info(const char *uri, ftpu_device *dev)
 		       (fw.version >> 8) & 0xffu, fw.version & 0xffu,
 		       fw.running ? "update in RAM" : "boot ROM");
 	else if (ret == FTPU_ERR_UNSUPPORTED)
-		printf("  firmware        none (hardware control plane)\n");
+		printf("  firmware        no FW_INFO (a hardware control plane, or the soft device)\n");
 	else
 		return device_error("info", ret, dev);
 	return 0;
